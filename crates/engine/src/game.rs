@@ -1,0 +1,170 @@
+//! The game contract.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::{GameRng, Problem, RuleViolation, Seat, SetupErrors, ToMove};
+
+/// A named set of options that a game can be created from (a ruleset).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Preset {
+    /// Name used on the wire (`"classic"`).
+    pub name: String,
+    /// One line for people.
+    pub description: String,
+    /// Fewest players the preset allows.
+    pub min_players: u8,
+    /// Most players the preset allows.
+    pub max_players: u8,
+    /// The options a game of this preset can override, with this preset's defaults.
+    pub options: Vec<OptionInfo>,
+}
+
+/// One option of a game: its name, meaning and default value in a preset.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OptionInfo {
+    /// Name used on the wire (`"auto_casualties"`).
+    pub name: String,
+    /// One or two sentences for people.
+    pub description: String,
+    /// The preset's value, as JSON (a bool, a number, a string or an object).
+    pub default: serde_json::Value,
+}
+
+/// A request to start a game from a preset, with option overrides.
+#[derive(Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
+pub struct NewGame {
+    /// The preset name; `None` means the game's first (default) preset.
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// Overrides of the preset's options, by option name.
+    #[serde(default)]
+    pub options: serde_json::Map<String, serde_json::Value>,
+    /// Number of players; `None` means the preset's smallest.
+    #[serde(default)]
+    pub players: Option<u8>,
+}
+
+/// A game: its state, and the rules that act on it.
+///
+/// The implementing type is the game state (private fields, read accessors, cheap to
+/// clone). All functions are pure: no I/O, no clock, no global randomness.
+///
+/// Chance is explicit. When [`Game::to_move`] says [`ToMove::Chance`], the legal actions
+/// are the possible outcomes (one die, one tile kind, one chit), and
+/// [`Game::chance_outcomes`] gives their integer weights.
+pub trait Game:
+    Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync + 'static
+{
+    /// Any position, valid or not, as plain public data (files, the wire, tests).
+    type Setup: Clone + Debug + PartialEq + Serialize + DeserializeOwned + Send + Sync;
+    /// One decision at the grain a person makes it.
+    type Action: Clone
+        + Debug
+        + PartialEq
+        + Eq
+        + Hash
+        + Ord
+        + Serialize
+        + DeserializeOwned
+        + Send
+        + Sync;
+    /// Something that happened, for logs, animation and per-seat delivery.
+    type Event: Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned + Send + Sync;
+    /// What one seat (or a spectator) may see.
+    type View: Clone + Debug + PartialEq + Eq + Serialize + DeserializeOwned + Send + Sync;
+    /// Why an action is refused; names the rule section.
+    type Error: RuleViolation + Clone + Send + Sync;
+
+    /// The game family's wire name (`"viktory"`).
+    const NAME: &'static str;
+
+    /// The presets (rulesets) this game offers, the default first.
+    fn presets() -> Vec<Preset>;
+
+    /// The starting setup for a preset with option overrides and a player count.
+    /// Unknown presets, unknown options, bad values and conflicting options are all
+    /// reported at once.
+    fn new_setup(request: &NewGame) -> Result<Self::Setup, SetupErrors>;
+
+    /// Validates a setup into a state, reporting every problem at once.
+    fn from_setup(setup: &Self::Setup) -> Result<Self, SetupErrors>;
+
+    /// The number of seats at the table.
+    fn seats(&self) -> u8;
+
+    /// Who must decide now.
+    fn to_move(&self) -> ToMove;
+
+    /// Every legal action now, sorted and without duplicates. At a chance node: the
+    /// possible outcomes. Empty only when the game is over.
+    fn legal_actions(&self) -> Vec<Self::Action>;
+
+    /// Whether `action` is legal now; the error names the rule it breaks.
+    /// Agrees exactly with [`Game::legal_actions`].
+    fn check(&self, action: &Self::Action) -> Result<(), Self::Error>;
+
+    /// Applies an action that [`Game::check`] accepted. Search code may call it directly;
+    /// everything else calls [`Game::apply`].
+    fn apply_unchecked(&mut self, action: Self::Action) -> Vec<Self::Event>;
+
+    /// Checks then applies an action. On error the state is unchanged.
+    fn apply(&mut self, action: Self::Action) -> Result<Vec<Self::Event>, Self::Error> {
+        self.check(&action)?;
+        Ok(self.apply_unchecked(action))
+    }
+
+    /// At a chance node, the possible outcomes with integer weights (probability =
+    /// weight / sum). Empty elsewhere.
+    fn chance_outcomes(&self) -> Vec<(Self::Action, u32)>;
+
+    /// Draws the outcome of the chance node from `rng`.
+    ///
+    /// # Panics
+    /// If the state is not at a chance node.
+    fn sample_chance(&self, rng: &mut GameRng) -> Self::Action {
+        let mut outcomes = self.chance_outcomes();
+        assert!(
+            !outcomes.is_empty(),
+            "sample_chance called outside a chance node"
+        );
+        let weights: Vec<u32> = outcomes.iter().map(|(_, w)| *w).collect();
+        let i = rng.weighted(&weights);
+        outcomes.swap_remove(i).0
+    }
+
+    /// What `seat` may see; `None` is a spectator's public view.
+    fn view(&self, seat: Option<Seat>) -> Self::View;
+
+    /// The form of `event` that `seat` (or a spectator, `None`) may receive, or `None`
+    /// when that seat must not hear of it at all. By default every event is public.
+    fn event_for(event: &Self::Event, seat: Option<Seat>) -> Option<Self::Event> {
+        let _ = seat;
+        Some(event.clone())
+    }
+
+    /// The setup that reproduces this state (for `state` exports and puzzles).
+    fn to_setup(&self) -> Self::Setup;
+
+    /// A short human-readable text for an action (logs, the referee's `legal` list).
+    fn describe_action(&self, action: &Self::Action) -> String {
+        format!("{action:?}")
+    }
+
+    /// A short human-readable text for an event.
+    fn describe_event(event: &Self::Event) -> String {
+        format!("{event:?}")
+    }
+}
+
+/// Parses an action from JSON for a game, as a [`Problem`] on failure.
+pub(crate) fn parse_json<T: DeserializeOwned>(
+    what: &str,
+    value: serde_json::Value,
+) -> Result<T, Problem> {
+    serde_json::from_value(value)
+        .map_err(|e| Problem::new("malformed", format!("not a valid {what}: {e}")))
+}

@@ -1,0 +1,394 @@
+//! The [`Board`] trait (a finite set of hexes with a dense index) and the hexagon-shaped
+//! board.
+
+use std::iter::FusedIterator;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::coord::Hex;
+
+/// A finite set of hexes, each with a dense index `0..len()`.
+///
+/// Implementations answer [`index`](Board::index) and [`hex_at`](Board::hex_at) in O(1),
+/// and the two are inverse: `hex_at(i) == Some(h)` exactly when `index(h) == Some(i)`.
+/// Per-hex data lives in a [`Grid`](crate::Grid) addressed by that index. Each
+/// implementation documents its index order; [`HexagonBoard`] uses reading order
+/// ([`Hex`]'s `Ord`).
+///
+/// The trait is dyn-compatible; [`hexes`](Board::hexes) needs a sized board, and
+/// [`Hexes::new`] does the same for a `&dyn Board`.
+pub trait Board {
+    /// The number of hexes on the board.
+    fn len(&self) -> usize;
+
+    /// The dense index of `hex`, or `None` when it is off the board. Safe for any
+    /// coordinates, however large.
+    fn index(&self, hex: Hex) -> Option<usize>;
+
+    /// The hex with dense index `index`, or `None` when `index >= len()`.
+    fn hex_at(&self, index: usize) -> Option<Hex>;
+
+    /// Whether `hex` is on the board. Safe for any coordinates, however large.
+    fn contains(&self, hex: Hex) -> bool {
+        self.index(hex).is_some()
+    }
+
+    /// Whether the board has no hexes.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every hex on the board, in index order.
+    fn hexes(&self) -> Hexes<'_, Self>
+    where
+        Self: Sized,
+    {
+        Hexes::new(self)
+    }
+
+    /// The neighbours of `hex` that are on the board, in
+    /// [`Direction::ALL`](crate::Direction::ALL) order.
+    fn neighbors(&self, hex: Hex) -> Vec<Hex> {
+        hex.neighbors()
+            .into_iter()
+            .filter(|&n| self.contains(n))
+            .collect()
+    }
+}
+
+impl<B: Board + ?Sized> Board for &B {
+    fn len(&self) -> usize {
+        (**self).len()
+    }
+    fn index(&self, hex: Hex) -> Option<usize> {
+        (**self).index(hex)
+    }
+    fn hex_at(&self, index: usize) -> Option<Hex> {
+        (**self).hex_at(index)
+    }
+    fn contains(&self, hex: Hex) -> bool {
+        (**self).contains(hex)
+    }
+    fn is_empty(&self) -> bool {
+        (**self).is_empty()
+    }
+    fn neighbors(&self, hex: Hex) -> Vec<Hex> {
+        (**self).neighbors(hex)
+    }
+}
+
+/// Iterator over the hexes of a board in index order; see [`Board::hexes`].
+#[derive(Debug)]
+pub struct Hexes<'a, B: ?Sized> {
+    board: &'a B,
+    front: usize,
+    back: usize,
+}
+
+impl<'a, B: Board + ?Sized> Hexes<'a, B> {
+    /// Iterates over every hex of `board` in index order (works for `&dyn Board` too).
+    pub fn new(board: &'a B) -> Hexes<'a, B> {
+        Hexes {
+            board,
+            front: 0,
+            back: board.len(),
+        }
+    }
+}
+
+impl<B: ?Sized> Clone for Hexes<'_, B> {
+    fn clone(&self) -> Self {
+        Hexes {
+            board: self.board,
+            front: self.front,
+            back: self.back,
+        }
+    }
+}
+
+impl<B: Board + ?Sized> Iterator for Hexes<'_, B> {
+    type Item = Hex;
+
+    fn next(&mut self) -> Option<Hex> {
+        if self.front == self.back {
+            return None;
+        }
+        let hex = self.board.hex_at(self.front);
+        self.front += 1;
+        hex
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.back - self.front;
+        (n, Some(n))
+    }
+}
+
+impl<B: Board + ?Sized> DoubleEndedIterator for Hexes<'_, B> {
+    fn next_back(&mut self) -> Option<Hex> {
+        if self.front == self.back {
+            return None;
+        }
+        self.back -= 1;
+        self.board.hex_at(self.back)
+    }
+}
+
+impl<B: Board + ?Sized> ExactSizeIterator for Hexes<'_, B> {}
+
+impl<B: Board + ?Sized> FusedIterator for Hexes<'_, B> {}
+
+/// A hexagon-shaped board centred on the origin, with `side` hexes along each edge.
+///
+/// Side `S` means radius `S − 1` and `3·S·(S−1) + 1` hexes: side 5 has 61, 6 has 91,
+/// 7 has 127, 8 has 169. The dense index is reading order (by `r`, then `q`), computed
+/// in O(1) from the start of each row.
+///
+/// Serialised as `{"side": S}`; deserialising checks `1 <= S <= MAX_SIDE`.
+///
+/// ```
+/// use hexmap::{Board, Hex, HexagonBoard};
+///
+/// let board = HexagonBoard::new(5);
+/// assert_eq!(board.len(), 61);
+/// assert_eq!(board.radius(), 4);
+/// assert_eq!(board.hex_at(0), Some(Hex::new(0, -4)));
+/// assert_eq!(board.index(Hex::ORIGIN), Some(30));
+/// assert!(board.is_perimeter(Hex::new(4, -2)));
+/// assert!(!board.contains(Hex::new(5, 0)));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct HexagonBoard {
+    side: u32,
+}
+
+impl HexagonBoard {
+    /// The largest side accepted (a board of about 300 million hexes).
+    pub const MAX_SIDE: u32 = 10_000;
+
+    /// The hexagon board with `side` hexes along each edge.
+    ///
+    /// # Panics
+    ///
+    /// If `side` is 0 or greater than [`MAX_SIDE`](HexagonBoard::MAX_SIDE); use
+    /// [`try_new`](HexagonBoard::try_new) for sizes from outside.
+    pub const fn new(side: u32) -> HexagonBoard {
+        match HexagonBoard::try_new(side) {
+            Some(board) => board,
+            None => panic!("HexagonBoard side must be between 1 and MAX_SIDE"),
+        }
+    }
+
+    /// The hexagon board with `side` hexes along each edge, or `None` if `side` is 0 or
+    /// greater than [`MAX_SIDE`](HexagonBoard::MAX_SIDE).
+    pub const fn try_new(side: u32) -> Option<HexagonBoard> {
+        if side == 0 || side > HexagonBoard::MAX_SIDE {
+            None
+        } else {
+            Some(HexagonBoard { side })
+        }
+    }
+
+    /// Hexes along each edge.
+    pub const fn side(self) -> u32 {
+        self.side
+    }
+
+    /// The distance from the centre to the edge hexes: `side − 1`.
+    pub const fn radius(self) -> u32 {
+        self.side - 1
+    }
+
+    /// Whether `hex` is on the outer ring (on the board, at distance `radius` from the
+    /// centre). On a side-1 board the single hex is the perimeter.
+    pub fn is_perimeter(self, hex: Hex) -> bool {
+        Hex::ORIGIN.distance(hex) == self.radius()
+    }
+
+    /// The outer ring, in [`Hex::ring`] order.
+    pub fn perimeter(self) -> Vec<Hex> {
+        Hex::ORIGIN.ring(self.radius())
+    }
+
+    /// Index of the first hex of row `i` (0-based from the top) for `i <= radius + 1`.
+    fn row_start(self, i: u64) -> u64 {
+        let b = 2 * u64::from(self.radius()) + 1;
+        i * (i + b) / 2
+    }
+}
+
+impl Board for HexagonBoard {
+    fn len(&self) -> usize {
+        Hex::range_count(self.radius())
+    }
+
+    fn contains(&self, hex: Hex) -> bool {
+        Hex::ORIGIN.distance(hex) <= self.radius()
+    }
+
+    fn index(&self, hex: Hex) -> Option<usize> {
+        if !self.contains(hex) {
+            return None;
+        }
+        if hex.r > 0 {
+            // The lower half mirrors the upper half through the centre.
+            return Some(self.len() - 1 - self.index(-hex)?);
+        }
+        let radius = i64::from(self.radius());
+        let row = u64::try_from(i64::from(hex.r) + radius).ok()?;
+        // The first hex of a row in the upper half has q = -r - radius.
+        let col = u64::try_from(i64::from(hex.q) + i64::from(hex.r) + radius).ok()?;
+        usize::try_from(self.row_start(row) + col).ok()
+    }
+
+    fn hex_at(&self, index: usize) -> Option<Hex> {
+        let len = self.len();
+        if index >= len {
+            return None;
+        }
+        let radius = u64::from(self.radius());
+        let idx = index as u64;
+        if idx >= self.row_start(radius + 1) {
+            return self.hex_at(len - 1 - index).map(|h| -h);
+        }
+        // Largest row i with row_start(i) <= idx: i² + b·i <= 2·idx  ⇔  2i + b <= √(b² + 8·idx).
+        let b = 2 * radius + 1;
+        let row = ((b * b + 8 * idx).isqrt() - b) / 2;
+        let r = row as i64 - radius as i64;
+        let q = (idx - self.row_start(row)) as i64 - r - radius as i64;
+        Some(Hex::new(q as i32, r as i32))
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HexagonBoardRepr {
+    side: u32,
+}
+
+impl Serialize for HexagonBoard {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        HexagonBoardRepr { side: self.side }.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for HexagonBoard {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let repr = HexagonBoardRepr::deserialize(deserializer)?;
+        HexagonBoard::try_new(repr.side).ok_or_else(|| {
+            serde::de::Error::custom(format_args!(
+                "hexagon board side {} is not between 1 and {}",
+                repr.side,
+                HexagonBoard::MAX_SIDE
+            ))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        let sizes: Vec<usize> = (1..=8).map(|s| HexagonBoard::new(s).len()).collect();
+        assert_eq!(sizes, [1, 7, 19, 37, 61, 91, 127, 169]);
+        assert_eq!(HexagonBoard::new(8).radius(), 7);
+        assert_eq!(HexagonBoard::new(8).side(), 8);
+        assert!(!HexagonBoard::new(1).is_empty());
+        assert_eq!(HexagonBoard::try_new(0), None);
+        assert_eq!(HexagonBoard::try_new(HexagonBoard::MAX_SIDE + 1), None);
+        assert!(HexagonBoard::try_new(HexagonBoard::MAX_SIDE).is_some());
+    }
+
+    #[test]
+    #[should_panic(expected = "side")]
+    fn side_zero_panics() {
+        let _ = HexagonBoard::new(0);
+    }
+
+    #[test]
+    fn index_is_reading_order() {
+        let board = HexagonBoard::new(3);
+        let hexes: Vec<Hex> = board.hexes().collect();
+        assert_eq!(hexes, Hex::ORIGIN.range(2));
+        assert_eq!(hexes[0], Hex::new(0, -2));
+        assert_eq!(hexes[2], Hex::new(2, -2));
+        assert_eq!(hexes[3], Hex::new(-1, -1));
+        assert_eq!(hexes[9], Hex::ORIGIN);
+        assert_eq!(hexes[18], Hex::new(0, 2));
+        for (i, &h) in hexes.iter().enumerate() {
+            assert_eq!(board.index(h), Some(i));
+            assert_eq!(board.hex_at(i), Some(h));
+        }
+        assert_eq!(board.hex_at(19), None);
+        assert_eq!(board.index(Hex::new(3, 0)), None);
+        assert_eq!(board.index(Hex::new(i32::MAX, i32::MIN)), None);
+        assert!(!board.contains(Hex::new(i32::MIN, i32::MIN)));
+    }
+
+    #[test]
+    fn large_board_round_trips() {
+        let board = HexagonBoard::new(40);
+        assert_eq!(board.hexes().collect::<Vec<_>>(), Hex::ORIGIN.range(39));
+        let max = HexagonBoard::new(HexagonBoard::MAX_SIDE);
+        let last = max.len() - 1;
+        assert_eq!(max.hex_at(last), Some(Hex::new(0, 9999)));
+        assert_eq!(max.index(Hex::new(0, 9999)), Some(last));
+        assert_eq!(max.index(Hex::new(9999, -9999)), Some(9999));
+    }
+
+    #[test]
+    fn perimeter() {
+        let board = HexagonBoard::new(5);
+        assert!(board.is_perimeter(Hex::new(4, 0)));
+        assert!(board.is_perimeter(Hex::new(-2, -2)));
+        assert!(!board.is_perimeter(Hex::new(3, 0)));
+        assert!(!board.is_perimeter(Hex::new(5, 0)));
+        assert_eq!(board.perimeter().len(), 24);
+        assert!(HexagonBoard::new(1).is_perimeter(Hex::ORIGIN));
+        assert_eq!(HexagonBoard::new(1).perimeter(), [Hex::ORIGIN]);
+    }
+
+    #[test]
+    fn iteration_and_neighbours() {
+        let board = HexagonBoard::new(2);
+        let it = board.hexes();
+        assert_eq!(it.len(), 7);
+        assert_eq!(
+            board.hexes().rev().collect::<Vec<_>>(),
+            [
+                Hex::new(0, 1),
+                Hex::new(-1, 1),
+                Hex::new(1, 0),
+                Hex::new(0, 0),
+                Hex::new(-1, 0),
+                Hex::new(1, -1),
+                Hex::new(0, -1),
+            ]
+        );
+        assert_eq!(
+            board.neighbors(Hex::new(1, 0)),
+            [Hex::new(0, 1), Hex::new(0, 0), Hex::new(1, -1)]
+        );
+        let dynamic: &dyn Board = &board;
+        assert_eq!(Hexes::new(dynamic).count(), 7);
+        assert_eq!(dynamic.neighbors(Hex::ORIGIN).len(), 6);
+        let by_ref = &board;
+        assert_eq!(<&HexagonBoard as Board>::hexes(&by_ref).count(), 7);
+        assert_eq!(
+            <&HexagonBoard as Board>::index(&by_ref, Hex::ORIGIN),
+            Some(3)
+        );
+    }
+
+    #[test]
+    fn serde() {
+        let board = HexagonBoard::new(6);
+        let json = serde_json::to_string(&board).unwrap();
+        assert_eq!(json, r#"{"side":6}"#);
+        assert_eq!(serde_json::from_str::<HexagonBoard>(&json).unwrap(), board);
+        assert!(serde_json::from_str::<HexagonBoard>(r#"{"side":0}"#).is_err());
+        assert!(serde_json::from_str::<HexagonBoard>(r#"{"side":3,"x":1}"#).is_err());
+    }
+}

@@ -1,0 +1,407 @@
+//! Type-erased games: every game family behind one JSON interface.
+
+use std::marker::PhantomData;
+
+use engine::{
+    Actor, Game, GameRecord, GameRng, NewGame, Preset, RecordedAction, RuleViolation, Seat, Seed,
+    ToMove, replay, verify,
+};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::RejectReason;
+
+/// How a session is started.
+#[derive(Clone, Debug)]
+pub struct SessionConfig {
+    /// The game's identifier, written into its record.
+    pub game_id: String,
+    /// The seed that resolves chance.
+    pub seed: Seed,
+    /// When true, chance nodes wait for the caller to apply an outcome; otherwise the
+    /// session resolves them itself from the seed, right away.
+    pub scripted_chance: bool,
+    /// Seat names (missing names become "Seat N").
+    pub seat_names: Vec<String>,
+}
+
+/// One applied action and what it caused.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Step {
+    /// The action's index in the record (the game's version before it).
+    pub index: u64,
+    /// Who acted.
+    pub by: Actor,
+    /// The action, as JSON.
+    pub action: Value,
+    /// The events, as JSON (unfiltered: filter with [`Session::event_for`]).
+    pub events: Vec<Value>,
+}
+
+/// A running game of any family, spoken to in JSON.
+pub trait Session: Send {
+    /// The game family.
+    fn game(&self) -> &'static str;
+    /// Number of seats.
+    fn seats(&self) -> u8;
+    /// Who must decide now.
+    fn to_move(&self) -> ToMove;
+    /// Actions applied so far (the version a client must name when acting).
+    fn version(&self) -> u64;
+    /// The legal actions now, as JSON, sorted as the game sorts them.
+    fn legal(&self) -> Vec<Value>;
+    /// A short text for each legal action, in the same order.
+    fn describe_legal(&self) -> Vec<String>;
+    /// At a chance node: each outcome with its probability.
+    fn chance_outcomes(&self) -> Vec<(Value, f64)>;
+    /// Applies one action (a chance outcome too, when chance is scripted), then resolves
+    /// chance itself unless it is scripted. On error nothing changes.
+    fn apply(&mut self, action: Value) -> Result<Vec<Step>, RejectReason>;
+    /// Resolves pending chance nodes from the seed (nothing to do when none is pending).
+    fn resolve_chance(&mut self) -> Vec<Step>;
+    /// What a seat (or a spectator: `None`) sees.
+    fn view(&self, seat: Option<Seat>) -> Value;
+    /// The form of an event a seat may receive, or `None` if it must not see it.
+    fn event_for(&self, event: &Value, seat: Option<Seat>) -> Option<Value>;
+    /// A short text for an event.
+    fn describe_event(&self, event: &Value) -> String;
+    /// The full state, hidden information included.
+    fn state(&self) -> Value;
+    /// A setup that reproduces the current position.
+    fn setup(&self) -> Value;
+    /// The game record; the seed is included only when `reveal_seed`.
+    fn record(&self, reveal_seed: bool) -> Value;
+    /// The SHA-256 commitment to the seed.
+    fn seed_commitment(&self) -> String;
+}
+
+struct GameSession<G: Game> {
+    state: G,
+    record: GameRecord<G>,
+    seed: Seed,
+    scripted: bool,
+}
+
+/// Guards against a game that never leaves chance (a broken game, not bad input).
+const MAX_CHANCE_CHAIN: usize = 100_000;
+
+impl<G: Game> GameSession<G> {
+    fn start(state: G, setup: G::Setup, config: SessionConfig) -> Self {
+        let seats = (0..state.seats())
+            .map(|i| {
+                config
+                    .seat_names
+                    .get(i as usize)
+                    .cloned()
+                    .unwrap_or_else(|| Seat(i).to_string())
+            })
+            .collect();
+        let mut record = GameRecord::new(config.game_id, setup, seats);
+        record.seed_commitment = Some(config.seed.commitment());
+        GameSession {
+            state,
+            record,
+            seed: config.seed,
+            scripted: config.scripted_chance,
+        }
+    }
+
+    fn push(&mut self, by: Actor, action: G::Action) -> Step {
+        let index = self.record.actions.len() as u64;
+        let json = to_json(&action);
+        let events = self.state.apply_unchecked(action.clone());
+        self.record.actions.push(RecordedAction {
+            by,
+            action,
+            state_hash: None,
+        });
+        Step {
+            index,
+            by,
+            action: json,
+            events: events.iter().map(to_json).collect(),
+        }
+    }
+}
+
+fn to_json<T: Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).expect("game types serialise to JSON")
+}
+
+fn from_json<T: serde::de::DeserializeOwned>(what: &str, value: Value) -> Result<T, RejectReason> {
+    serde_json::from_value(value)
+        .map_err(|e| RejectReason::Malformed(format!("not a valid {what}: {e}")))
+}
+
+impl<G: Game> Session for GameSession<G> {
+    fn game(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn seats(&self) -> u8 {
+        self.state.seats()
+    }
+
+    fn to_move(&self) -> ToMove {
+        self.state.to_move()
+    }
+
+    fn version(&self) -> u64 {
+        self.record.actions.len() as u64
+    }
+
+    fn legal(&self) -> Vec<Value> {
+        self.state.legal_actions().iter().map(to_json).collect()
+    }
+
+    fn describe_legal(&self) -> Vec<String> {
+        self.state
+            .legal_actions()
+            .iter()
+            .map(|a| self.state.describe_action(a))
+            .collect()
+    }
+
+    fn chance_outcomes(&self) -> Vec<(Value, f64)> {
+        let outcomes = self.state.chance_outcomes();
+        let total: f64 = outcomes.iter().map(|(_, w)| f64::from(*w)).sum();
+        outcomes
+            .into_iter()
+            .map(|(a, w)| (to_json(&a), f64::from(w) / total))
+            .collect()
+    }
+
+    fn apply(&mut self, action: Value) -> Result<Vec<Step>, RejectReason> {
+        let to_move = self.state.to_move();
+        if to_move.is_over() {
+            return Err(RejectReason::GameOver);
+        }
+        let action: G::Action = from_json("action", action)?;
+        self.state
+            .check(&action)
+            .map_err(|e| RejectReason::Rule(e.to_problem()))?;
+        let by = match to_move {
+            ToMove::Seat(s) => Actor::Seat(s),
+            _ => Actor::Chance,
+        };
+        let mut steps = vec![self.push(by, action)];
+        steps.extend(self.resolve_chance());
+        Ok(steps)
+    }
+
+    fn resolve_chance(&mut self) -> Vec<Step> {
+        let mut steps = Vec::new();
+        if self.scripted {
+            return steps;
+        }
+        while self.state.to_move() == ToMove::Chance {
+            assert!(
+                steps.len() < MAX_CHANCE_CHAIN,
+                "{} never leaves chance",
+                G::NAME
+            );
+            let mut rng = GameRng::for_step(&self.seed, self.version());
+            let outcome = self.state.sample_chance(&mut rng);
+            steps.push(self.push(Actor::Chance, outcome));
+        }
+        steps
+    }
+
+    fn view(&self, seat: Option<Seat>) -> Value {
+        to_json(&self.state.view(seat))
+    }
+
+    fn event_for(&self, event: &Value, seat: Option<Seat>) -> Option<Value> {
+        let event: G::Event = serde_json::from_value(event.clone()).ok()?;
+        G::event_for(&event, seat).map(|e| to_json(&e))
+    }
+
+    fn describe_event(&self, event: &Value) -> String {
+        match serde_json::from_value::<G::Event>(event.clone()) {
+            Ok(e) => G::describe_event(&e),
+            Err(_) => event.to_string(),
+        }
+    }
+
+    fn state(&self) -> Value {
+        to_json(&self.state)
+    }
+
+    fn setup(&self) -> Value {
+        to_json(&self.state.to_setup())
+    }
+
+    fn record(&self, reveal_seed: bool) -> Value {
+        let mut record = self.record.clone();
+        if reveal_seed {
+            record.seed = Some(self.seed);
+        }
+        to_json(&record)
+    }
+
+    fn seed_commitment(&self) -> String {
+        self.seed.commitment()
+    }
+}
+
+/// What replaying a record found.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReplaySummary {
+    /// Actions replayed.
+    pub actions: usize,
+    /// Who is to move at the end.
+    pub to_move: ToMove,
+    /// Chance actions proven to come from the revealed seed (by `verify`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chance_verified: Option<usize>,
+}
+
+/// One game family, as the catalog holds it.
+pub trait GameEntry: Send + Sync {
+    /// The family's wire name.
+    fn name(&self) -> &'static str;
+    /// Its presets.
+    fn presets(&self) -> Vec<Preset>;
+    /// Starts a game from a preset with option overrides. A chance node at the start is
+    /// left pending: call [`Session::resolve_chance`].
+    fn create(
+        &self,
+        request: &NewGame,
+        config: SessionConfig,
+    ) -> Result<Box<dyn Session>, RejectReason>;
+    /// Starts a game from any setup.
+    fn load(&self, setup: Value, config: SessionConfig) -> Result<Box<dyn Session>, RejectReason>;
+    /// Replays a record, checking every step.
+    fn replay(&self, record: Value) -> Result<ReplaySummary, RejectReason>;
+    /// Replays a finished record and proves its chance outcomes came from its seed.
+    fn verify(&self, record: Value) -> Result<ReplaySummary, RejectReason>;
+}
+
+/// The [`GameEntry`] of a game type.
+pub struct Entry<G>(PhantomData<fn() -> G>);
+
+impl<G: Game> Entry<G> {
+    /// The entry for `G`.
+    pub fn new() -> Self {
+        Entry(PhantomData)
+    }
+
+    fn open(setup: G::Setup, config: SessionConfig) -> Result<Box<dyn Session>, RejectReason> {
+        let state = G::from_setup(&setup).map_err(RejectReason::Setup)?;
+        Ok(Box::new(GameSession::start(state, setup, config)))
+    }
+}
+
+impl<G: Game> Default for Entry<G> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn replay_problem(e: &engine::ReplayError) -> RejectReason {
+    use engine::ReplayError as E;
+    let (code, rule) = match e {
+        E::WrongGame { .. } => ("wrong_game", None),
+        E::Setup(errors) => return RejectReason::Setup(errors.clone()),
+        E::Illegal { problem, .. } => ("illegal_step", problem.rule.clone()),
+        E::WrongActor { .. } => ("wrong_actor", None),
+        E::HashMismatch { .. } => ("hash_mismatch", None),
+    };
+    RejectReason::Rule(engine::Problem {
+        code: code.into(),
+        rule,
+        message: e.to_string(),
+    })
+}
+
+impl<G: Game> GameEntry for Entry<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+
+    fn presets(&self) -> Vec<Preset> {
+        G::presets()
+    }
+
+    fn create(
+        &self,
+        request: &NewGame,
+        config: SessionConfig,
+    ) -> Result<Box<dyn Session>, RejectReason> {
+        let setup = G::new_setup(request).map_err(RejectReason::Setup)?;
+        Self::open(setup, config)
+    }
+
+    fn load(&self, setup: Value, config: SessionConfig) -> Result<Box<dyn Session>, RejectReason> {
+        Self::open(from_json("setup", setup)?, config)
+    }
+
+    fn replay(&self, record: Value) -> Result<ReplaySummary, RejectReason> {
+        let record: GameRecord<G> = from_json("game record", record)?;
+        let (state, _) = replay(&record).map_err(|e| replay_problem(&e))?;
+        Ok(ReplaySummary {
+            actions: record.actions.len(),
+            to_move: state.to_move(),
+            chance_verified: None,
+        })
+    }
+
+    fn verify(&self, record: Value) -> Result<ReplaySummary, RejectReason> {
+        let record: GameRecord<G> = from_json("game record", record)?;
+        let checked = verify(&record).map_err(|e| match e {
+            engine::VerifyError::Replay(r) => replay_problem(&r),
+            other => RejectReason::Rule(engine::Problem::new("unverified", other.to_string())),
+        })?;
+        let (state, _) = replay(&record).map_err(|e| replay_problem(&e))?;
+        Ok(ReplaySummary {
+            actions: record.actions.len(),
+            to_move: state.to_move(),
+            chance_verified: Some(checked),
+        })
+    }
+}
+
+/// The game families a program offers.
+#[derive(Default)]
+pub struct Catalog {
+    entries: Vec<Box<dyn GameEntry>>,
+}
+
+impl Catalog {
+    /// An empty catalog.
+    pub fn new() -> Self {
+        Catalog::default()
+    }
+
+    /// Adds the game `G`.
+    #[must_use]
+    pub fn with<G: Game>(mut self) -> Self {
+        self.entries.push(Box::new(Entry::<G>::new()));
+        self
+    }
+
+    /// The entry named `name`.
+    pub fn get(&self, name: &str) -> Result<&dyn GameEntry, RejectReason> {
+        self.entries
+            .iter()
+            .find(|e| e.name() == name)
+            .map(AsRef::as_ref)
+            .ok_or_else(|| {
+                let names: Vec<&str> = self.entries.iter().map(|e| e.name()).collect();
+                RejectReason::NotFound(format!("no game {name:?}; the games are {names:?}"))
+            })
+    }
+
+    /// Every entry, in the order added.
+    pub fn entries(&self) -> impl Iterator<Item = &dyn GameEntry> {
+        self.entries.iter().map(AsRef::as_ref)
+    }
+
+    /// The game family a record (as JSON) belongs to.
+    pub fn for_record(&self, record: &Value) -> Result<&dyn GameEntry, RejectReason> {
+        let name = record.get("game").and_then(Value::as_str).ok_or_else(|| {
+            RejectReason::Malformed("a game record needs a \"game\" field".into())
+        })?;
+        self.get(name)
+    }
+}
