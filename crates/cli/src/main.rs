@@ -46,7 +46,9 @@ enum Command {
 
 /// Every game family this build offers.
 fn catalog() -> Catalog {
-    Catalog::new().with::<engine::toy::DiceRace>()
+    Catalog::new()
+        .with::<viktory::Viktory>()
+        .with::<engine::toy::DiceRace>()
 }
 
 fn main() -> ExitCode {

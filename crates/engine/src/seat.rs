@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 /// A player's place at the table, numbered from 0 in seating order.
 ///
 /// Serialised as a bare number. Shown to people 1-based ("Seat 1").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Seat(pub u8);
 

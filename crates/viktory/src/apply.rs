@@ -1,0 +1,48 @@
+//! Applying an action: its rule's effect, then everything that follows by itself.
+
+use crate::action::Action;
+use crate::event::Event;
+use crate::rules::{
+    battle, bombard, building, capital, casualties, exploration, movement, naval, opening, reserve,
+    sequence, victory,
+};
+use crate::state::{Stage, Viktory};
+
+/// Applies an action that `check` accepted and returns its events.
+pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
+    let mut ev = Vec::new();
+    match action {
+        Action::FirstPlayer { seat } => opening::apply_first_player(s, seat, &mut ev),
+        Action::Reveal { hex, terrain } => exploration::apply_reveal(s, hex, terrain, &mut ev),
+        Action::Die { value } => {
+            if s.bombard.is_some() {
+                bombard::roll(s, value, &mut ev);
+            } else if s.battle.is_some() {
+                battle::roll(s, value, &mut ev);
+            } else if s.turn.stage == Stage::Start {
+                victory::doomsday_roll(s, value, &mut ev);
+            }
+        }
+        Action::FoundCapital { hex } => opening::apply_capital(s, hex, &mut ev),
+        Action::BuildTown { hex } => building::apply_town(s, hex, &mut ev),
+        Action::BuildCity { hex } => building::apply_city(s, hex, &mut ev),
+        Action::Move { unit, to } => movement::apply_move(s, unit, to, &mut ev),
+        Action::Embark { unit, frigate } => naval::apply_embark(s, unit, frigate, &mut ev),
+        Action::Disembark { unit, to } => naval::apply_disembark(s, unit, to, &mut ev),
+        Action::Bombard { unit, target } => bombard::apply(s, unit, target, &mut ev),
+        Action::Fight { hex } => battle::apply_fight(s, hex, &mut ev),
+        Action::Casualty { unit } => casualties::choose(s, unit, &mut ev),
+        Action::Continue => battle::apply_continue(s, &mut ev),
+        Action::Retreat { unit, to } => battle::apply_retreat(s, unit, to, &mut ev),
+        Action::Disband { kind, unit } => capital::apply_disband(s, kind, unit, &mut ev),
+        Action::Place { kind, town, to } => reserve::apply_place(s, kind, town, to, &mut ev),
+        Action::EndPhase => match s.turn.stage {
+            Stage::Build => sequence::enter(s, Stage::Move, &mut ev),
+            Stage::Move => sequence::enter(s, Stage::Place, &mut ev),
+            Stage::Place => sequence::enter(s, Stage::PlacementBattles, &mut ev),
+            _ => {}
+        },
+    }
+    sequence::advance(s, &mut ev);
+    ev
+}

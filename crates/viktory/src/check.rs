@@ -1,0 +1,145 @@
+//! One truth for legality: which actions fit the moment, and the rule that refuses
+//! the others.
+
+use engine::ToMove;
+
+use crate::action::Action;
+use crate::error::{RuleError, refuse};
+use crate::rules::{
+    battle, bombard, building, capital, casualties, exploration, movement, naval, opening, reserve,
+    sequence,
+};
+use crate::state::{BattleStep, Stage, Viktory};
+
+/// Checks `action` against the rules in the current position.
+pub fn check(s: &Viktory, action: &Action) -> Result<(), RuleError> {
+    let chance_action = matches!(
+        action,
+        Action::FirstPlayer { .. } | Action::Reveal { .. } | Action::Die { .. }
+    );
+    match sequence::to_move(s) {
+        ToMove::Over(_) => refuse("game_over", "5.0", "the game is over"),
+        ToMove::Chance if !chance_action => refuse(
+            "chance_pending",
+            "6.0",
+            "a die roll or a tile reveal must be resolved first",
+        ),
+        ToMove::Chance => check_chance(s, action),
+        ToMove::Seat(_) if chance_action => refuse(
+            "not_chance",
+            "6.0",
+            "no die or tile is waiting to be resolved",
+        ),
+        ToMove::Seat(_) => check_decision(s, action),
+    }
+}
+
+fn check_chance(s: &Viktory, action: &Action) -> Result<(), RuleError> {
+    match (sequence::chance_kind(s), *action) {
+        (sequence::Chance::Reveal, Action::Reveal { hex, terrain }) => {
+            exploration::check_reveal(s, hex, terrain)
+        }
+        (sequence::Chance::FirstPlayer, Action::FirstPlayer { seat })
+            if seat.0 < s.rules.players =>
+        {
+            Ok(())
+        }
+        (sequence::Chance::FirstPlayer, Action::FirstPlayer { seat }) => {
+            refuse("no_seat", "4.0", format!("there is no {seat}"))
+        }
+        (sequence::Chance::Die, Action::Die { value }) if (1..=6).contains(&value) => Ok(()),
+        (sequence::Chance::Die, Action::Die { value }) => refuse(
+            "die_value",
+            "10.1",
+            format!("a die shows 1 to 6, not {value}"),
+        ),
+        _ => refuse(
+            "wrong_chance",
+            "6.0",
+            "that is not the chance event waiting to be resolved",
+        ),
+    }
+}
+
+fn wrong_moment(what: &str) -> Result<(), RuleError> {
+    refuse(
+        "wrong_phase",
+        "6.0",
+        format!("{what} is not possible at this moment"),
+    )
+}
+
+fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
+    if casualties::pending(s).is_some() {
+        return match *action {
+            Action::Casualty { unit } => casualties::check(s, unit),
+            _ => refuse(
+                "casualty_pending",
+                "10.1",
+                "a casualty must be chosen first",
+            ),
+        };
+    }
+    if let Some(b) = &s.battle {
+        return match *action {
+            Action::Continue if b.step == BattleStep::RetreatOption => Ok(()),
+            Action::Continue => refuse(
+                "retreating",
+                "12.3",
+                "once retreating, every attacking unit must retreat",
+            ),
+            Action::Retreat { unit, to } => battle::check_retreat(s, unit, to),
+            _ => refuse(
+                "battle_decision",
+                "12.3",
+                "the attacker must retreat or fight another round",
+            ),
+        };
+    }
+    if s.capture.is_some() {
+        return match *action {
+            Action::Disband { kind, unit } => capital::check_disband(s, kind, unit),
+            _ => refuse(
+                "disband_pending",
+                "10.2",
+                "the units of the lost town or city must be given up first",
+            ),
+        };
+    }
+    match (s.turn.stage, action) {
+        (Stage::Opening, &Action::FoundCapital { hex }) => opening::check_capital(s, hex),
+        (Stage::Build, &Action::BuildTown { hex }) => building::check_town(s, hex),
+        (Stage::Build, &Action::BuildCity { hex }) => building::check_city(s, hex),
+        (Stage::Build | Stage::Place, Action::EndPhase) => Ok(()),
+        (Stage::Move, &Action::Move { unit, to }) => movement::check_move(s, unit, to),
+        (Stage::Move, &Action::Embark { unit, frigate }) => naval::check_embark(s, unit, frigate),
+        (Stage::Move, &Action::Disembark { unit, to }) => naval::check_disembark(s, unit, to),
+        (Stage::Move, &Action::Bombard { unit, target }) => bombard::check(s, unit, target),
+        (Stage::Move, &Action::Fight { hex }) => battle::check_fight(s, hex),
+        (Stage::Move, Action::EndPhase) => {
+            movement::check_port_clear(s)?;
+            if let Some(h) = s.turn.pending_battles.first() {
+                return refuse(
+                    "battle_pending",
+                    "12.0",
+                    format!("your units entered {h}: the battle there must be fought"),
+                );
+            }
+            Ok(())
+        }
+        (Stage::Place, &Action::Place { kind, town, to }) => {
+            reserve::check_place(s, kind, town, to)
+        }
+        (_, Action::Casualty { .. }) => {
+            refuse("no_casualty", "10.1", "no casualty is to be chosen now")
+        }
+        (_, Action::Continue | Action::Retreat { .. }) => {
+            refuse("no_battle", "12.3", "there is no battle")
+        }
+        (_, Action::Disband { .. }) => refuse("nothing_owed", "10.2", "no units are owed now"),
+        (stage, a) => wrong_moment(&format!(
+            "{} during the {stage:?} phase",
+            crate::notation::action_name(a)
+        )),
+    }
+}

@@ -1,0 +1,52 @@
+//! Why an action is refused, naming the rule it enforces.
+
+use std::fmt;
+
+use engine::RuleViolation;
+
+/// A refused VIKTORY action: the rule section and a sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleError {
+    /// Stable code.
+    pub code: &'static str,
+    /// Rulebook section or ruling.
+    pub rule: &'static str,
+    /// For people.
+    pub message: String,
+}
+
+impl RuleError {
+    /// A refusal under `rule`.
+    pub fn new(code: &'static str, rule: &'static str, message: impl Into<String>) -> RuleError {
+        RuleError {
+            code,
+            rule,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl RuleViolation for RuleError {
+    fn code(&self) -> &'static str {
+        self.code
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.rule)
+    }
+}
+
+/// Shorthand for a refusal.
+pub(crate) fn refuse<T>(
+    code: &'static str,
+    rule: &'static str,
+    message: impl Into<String>,
+) -> Result<T, RuleError> {
+    Err(RuleError::new(code, rule, message))
+}

@@ -1,0 +1,207 @@
+//! Legal actions: candidates from the position, filtered through [`crate::check`] so
+//! that the two can never disagree.
+
+use engine::ToMove;
+use hexmap::Hex;
+
+use crate::action::Action;
+use crate::board::Terrain;
+use crate::rules::{battle, building, capital, casualties, exploration, reserve, sequence};
+use crate::state::{BattleStep, Stage, Viktory};
+use crate::unit::UnitKind;
+
+/// Every legal action, sorted.
+pub fn legal_actions(s: &Viktory) -> Vec<Action> {
+    match sequence::to_move(s) {
+        ToMove::Over(_) => vec![],
+        ToMove::Chance => {
+            let mut v: Vec<Action> = chance_outcomes(s).into_iter().map(|(a, _)| a).collect();
+            v.sort();
+            v
+        }
+        ToMove::Seat(_) => {
+            let mut v = candidates(s);
+            v.sort();
+            v.dedup();
+            v.retain(|a| crate::check::check(s, a).is_ok());
+            v
+        }
+    }
+}
+
+/// The chance outcomes with their weights.
+pub fn chance_outcomes(s: &Viktory) -> Vec<(Action, u32)> {
+    if sequence::to_move(s) != ToMove::Chance {
+        return vec![];
+    }
+    match sequence::chance_kind(s) {
+        sequence::Chance::Reveal => exploration::outcomes(s)
+            .into_iter()
+            .map(|(hex, terrain, w)| (Action::Reveal { hex, terrain }, w))
+            .collect(),
+        sequence::Chance::FirstPlayer => (0..s.rules.players)
+            .map(|p| {
+                (
+                    Action::FirstPlayer {
+                        seat: engine::Seat(p),
+                    },
+                    1,
+                )
+            })
+            .collect(),
+        sequence::Chance::Die => (1..=6).map(|value| (Action::Die { value }, 1)).collect(),
+    }
+}
+
+/// Whether any build action exists (else the building phase passes by itself).
+pub fn any_build(s: &Viktory) -> bool {
+    if !s.turn.can_build {
+        return false;
+    }
+    build_candidates(s).iter().any(|a| match *a {
+        Action::BuildTown { hex } => building::check_town(s, hex).is_ok(),
+        Action::BuildCity { hex } => building::check_city(s, hex).is_ok(),
+        _ => false,
+    })
+}
+
+fn build_candidates(s: &Viktory) -> Vec<Action> {
+    let seat = s.turn.active;
+    let mut v = Vec::new();
+    for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
+        if !t.city {
+            v.push(Action::BuildCity { hex });
+        }
+        for h in hex.range(3) {
+            if h.distance(hex) >= 2 && s.terrain(h).is_some_and(Terrain::is_land) {
+                v.push(Action::BuildTown { hex: h });
+            }
+        }
+    }
+    v
+}
+
+/// Candidate actions for the seat to move (a superset of the legal ones).
+fn candidates(s: &Viktory) -> Vec<Action> {
+    if let Some(choice) = casualties::pending(s) {
+        return choice
+            .candidates
+            .into_iter()
+            .map(|unit| Action::Casualty { unit })
+            .collect();
+    }
+    if let Some(b) = &s.battle {
+        let mut v = Vec::new();
+        if b.step == BattleStep::RetreatOption {
+            v.push(Action::Continue);
+        }
+        for u in s
+            .units
+            .iter()
+            .filter(|u| u.hex == b.hex && u.owner == b.attacker && u.aboard.is_none())
+        {
+            v.extend(
+                b.entries
+                    .iter()
+                    .map(|&to| Action::Retreat { unit: u.id, to }),
+            );
+        }
+        return v;
+    }
+    if s.capture.is_some() {
+        return capital::options(s)
+            .into_iter()
+            .map(|(kind, unit)| Action::Disband { kind, unit })
+            .collect();
+    }
+    let seat = s.turn.active;
+    match s.turn.stage {
+        Stage::Opening => s
+            .turn
+            .capital_candidates
+            .iter()
+            .map(|&hex| Action::FoundCapital { hex })
+            .collect(),
+        Stage::Build => {
+            let mut v = build_candidates(s);
+            v.push(Action::EndPhase);
+            v
+        }
+        Stage::Move => {
+            let mut v = vec![Action::EndPhase];
+            v.extend(
+                s.turn
+                    .pending_battles
+                    .iter()
+                    .map(|&hex| Action::Fight { hex }),
+            );
+            let own_towns: Vec<Hex> = s
+                .towns()
+                .filter(|(_, t)| t.owner == seat)
+                .map(|(h, _)| h)
+                .collect();
+            for u in s.units.iter().filter(|u| u.owner == seat) {
+                if let Some(f) = u.aboard {
+                    if let Some(fr) = s.unit(f) {
+                        v.extend(
+                            fr.hex
+                                .neighbors()
+                                .into_iter()
+                                .map(|to| Action::Disembark { unit: u.id, to }),
+                        );
+                    }
+                    continue;
+                }
+                if !u.done && u.mp > 0 {
+                    v.extend(
+                        u.hex
+                            .neighbors()
+                            .into_iter()
+                            .map(|to| Action::Move { unit: u.id, to }),
+                    );
+                    if u.kind.is_land() && own_towns.contains(&u.hex) {
+                        v.extend(
+                            own_towns
+                                .iter()
+                                .filter(|t| (2..=3).contains(&t.distance(u.hex)))
+                                .map(|&to| Action::Move { unit: u.id, to }),
+                        );
+                    }
+                }
+                if matches!(u.kind, UnitKind::Artillery | UnitKind::Frigate) && !u.attacked {
+                    for target in u.hex.range(u32::from(s.rules.bombard_range)) {
+                        if target != u.hex && s.enemy_units_at(target, seat) {
+                            v.push(Action::Bombard { unit: u.id, target });
+                        }
+                    }
+                }
+                if u.kind.is_land() && !u.done {
+                    for f in s.units.iter().filter(|f| {
+                        f.owner == seat && f.kind == UnitKind::Frigate && f.hex.distance(u.hex) == 1
+                    }) {
+                        v.push(Action::Embark {
+                            unit: u.id,
+                            frigate: f.id,
+                        });
+                    }
+                }
+            }
+            v
+        }
+        Stage::Place => {
+            let mut v = vec![Action::EndPhase];
+            v.extend(
+                reserve::placements(s)
+                    .into_iter()
+                    .map(|(kind, town, to)| Action::Place { kind, town, to }),
+            );
+            v
+        }
+        Stage::FirstPlayer | Stage::Start | Stage::PlacementBattles => vec![],
+    }
+}
+
+/// Whether the attacker may still choose to fight on (for notation and clients).
+pub fn may_continue(s: &Viktory) -> bool {
+    battle::at_retreat_option(s)
+}

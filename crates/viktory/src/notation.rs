@@ -1,0 +1,171 @@
+//! Short human-readable texts for every action and event, for logs and the referee.
+
+use crate::action::Action;
+use crate::event::{DiePurpose, Event};
+use crate::state::Stage;
+
+/// The action's name in a few words (for error messages).
+pub fn action_name(a: &Action) -> &'static str {
+    match a {
+        Action::FirstPlayer { .. } => "drawing the first player",
+        Action::Reveal { .. } => "revealing a tile",
+        Action::Die { .. } => "rolling a die",
+        Action::FoundCapital { .. } => "founding a capital",
+        Action::BuildTown { .. } => "building a town",
+        Action::BuildCity { .. } => "building a city",
+        Action::Move { .. } => "moving",
+        Action::Embark { .. } => "embarking",
+        Action::Disembark { .. } => "disembarking",
+        Action::Bombard { .. } => "bombarding",
+        Action::Fight { .. } => "starting a battle",
+        Action::Casualty { .. } => "choosing a casualty",
+        Action::Continue => "fighting another round",
+        Action::Retreat { .. } => "retreating",
+        Action::Disband { .. } => "giving up a unit",
+        Action::Place { .. } => "placing a reserve unit",
+        Action::EndPhase => "ending the phase",
+    }
+}
+
+/// A short text for an action.
+pub fn describe_action(a: &Action) -> String {
+    match a {
+        Action::FirstPlayer { seat } => format!("{seat} plays first"),
+        Action::Reveal { hex, terrain } => format!("{hex} is {terrain}"),
+        Action::Die { value } => format!("die: {value}"),
+        Action::FoundCapital { hex } => format!("found the capital at {hex}"),
+        Action::BuildTown { hex } => format!("build a town at {hex}"),
+        Action::BuildCity { hex } => format!("upgrade {hex} to a city"),
+        Action::Move { unit, to } => format!("move {unit} to {to}"),
+        Action::Embark { unit, frigate } => format!("embark {unit} on frigate {frigate}"),
+        Action::Disembark { unit, to } => format!("land {unit} at {to}"),
+        Action::Bombard { unit, target } => format!("{unit} bombards {target}"),
+        Action::Fight { hex } => format!("fight at {hex}"),
+        Action::Casualty { unit } => format!("lose {unit}"),
+        Action::Continue => "fight another round".into(),
+        Action::Retreat { unit, to } => format!("retreat {unit} to {to}"),
+        Action::Disband {
+            kind,
+            unit: Some(u),
+        } => format!("give up {kind} {u}"),
+        Action::Disband { kind, unit: None } => format!("give up a {kind} from the reserve"),
+        Action::Place { kind, town, to } if town == to => format!("place a {kind} at {to}"),
+        Action::Place { kind, town, to } => format!("place a {kind} at {to} (from {town})"),
+        Action::EndPhase => "end the phase".into(),
+    }
+}
+
+fn purpose(p: DiePurpose) -> &'static str {
+    match p {
+        DiePurpose::Bombard => "bombardment",
+        DiePurpose::PreBattle => "pre-battle fire",
+        DiePurpose::Attack => "attack",
+        DiePurpose::Defense => "defence",
+        DiePurpose::Doomsday => "doomsday",
+    }
+}
+
+fn stage(s: Stage) -> &'static str {
+    match s {
+        Stage::FirstPlayer => "first player",
+        Stage::Opening => "capital",
+        Stage::Start => "start of turn",
+        Stage::Build => "building",
+        Stage::Move => "movement and combat",
+        Stage::Place => "reserve placement",
+        Stage::PlacementBattles => "placement battles",
+    }
+}
+
+/// A short text for an event.
+pub fn describe_event(e: &Event) -> String {
+    match e {
+        Event::FirstPlayer { seat } => format!("{seat} plays first"),
+        Event::TurnStarted { seat, turn: 0 } => format!("{seat} builds a capital"),
+        Event::TurnStarted { seat, turn } => format!("turn {turn}: {seat}"),
+        Event::PhaseStarted { stage: s } => format!("{} phase", stage(*s)),
+        Event::Revealed { hex, terrain } => format!("{hex} revealed: {terrain}"),
+        Event::CapitalFounded { seat, hex } => format!("{seat} founds a capital at {hex}"),
+        Event::TownBuilt { seat, hex } => format!("{seat} builds a town at {hex}"),
+        Event::CityBuilt { seat, hex } => format!("{seat} builds a city at {hex}"),
+        Event::UnitGained { seat, kind } => format!("{seat} gains a {kind}"),
+        Event::UnitPlaced {
+            seat,
+            unit,
+            kind,
+            hex,
+        } => format!("{seat} places {kind} {unit} at {hex}"),
+        Event::Moved {
+            unit,
+            from,
+            to,
+            road: true,
+        } => format!("{unit} takes the road {from} to {to}"),
+        Event::Moved {
+            unit,
+            from,
+            to,
+            road: false,
+        } => format!("{unit} moves {from} to {to}"),
+        Event::MovementEnded { unit } => format!("{unit} stops"),
+        Event::Embarked { unit, frigate } => format!("{unit} boards frigate {frigate}"),
+        Event::Disembarked { unit, to } => format!("{unit} lands at {to}"),
+        Event::Bombarded { unit, target } => format!("{unit} bombards {target}"),
+        Event::DieRolled {
+            seat,
+            purpose: p,
+            value,
+        } => format!("{seat} rolls {value} ({})", purpose(*p)),
+        Event::UnitLost {
+            unit,
+            owner,
+            kind,
+            chosen_by,
+        } if owner == chosen_by => {
+            format!("{owner} loses {kind} {unit}")
+        }
+        Event::UnitLost {
+            unit,
+            owner,
+            kind,
+            chosen_by,
+        } => format!("{owner} loses {kind} {unit} ({chosen_by}'s choice)"),
+        Event::BattleStarted {
+            hex,
+            attacker,
+            defender,
+        } => format!("battle at {hex}: {attacker} attacks {defender}"),
+        Event::RoundStarted { round } => format!("round {round}"),
+        Event::Suppressed { dice } => format!("the defence loses {dice} dice to suppression"),
+        Event::Retreated { unit, to } => format!("{unit} retreats to {to}"),
+        Event::BattleEnded { hex, winner } => format!("{winner} wins the battle at {hex}"),
+        Event::Captured {
+            hex,
+            from,
+            to,
+            city,
+        } => {
+            format!(
+                "{to} captures {from}'s {} at {hex}",
+                if *city { "city" } else { "town" }
+            )
+        }
+        Event::Disbanded {
+            seat,
+            kind,
+            unit: Some(u),
+        } => format!("{seat} gives up {kind} {u}"),
+        Event::Disbanded {
+            seat,
+            kind,
+            unit: None,
+        } => format!("{seat} gives up a reserve {kind}"),
+        Event::DoomsdayStarted => "the doomsday clock starts".into(),
+        Event::DoomsdayMarked { seat } => format!("a coin lies by {seat}'s capital"),
+        Event::Eliminated { seat } => format!("{seat} is eliminated"),
+        Event::GameOver { outcome } => {
+            let w: Vec<String> = outcome.winners.iter().map(ToString::to_string).collect();
+            format!("game over ({}): {} won", outcome.reason, w.join(", "))
+        }
+    }
+}

@@ -1,0 +1,575 @@
+//! Every rule parameter and option of the VIKTORY family in one value.
+//!
+//! A game is created from a preset plus overrides: the overrides are fields of
+//! [`Rules`] by name, so every option is one JSON field away. Nothing in the rules
+//! modules hard-codes a number that a ruleset or option can change.
+
+use engine::{NewGame, OptionInfo, Preset, Problem, SetupErrors};
+use serde::{Deserialize, Serialize};
+
+use crate::board::{TileBank, default_side};
+use crate::unit::UnitKind;
+
+/// A victory condition of 5.0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Victory {
+    /// 5.1: the last player standing wins.
+    StandardConquest,
+    /// 5.2: win when all others are subjugated (needs the subjugation variant).
+    SubjugationConquest,
+    /// 5.3: the game ends when the first capital is captured; largest empire wins.
+    ShorterConquest,
+    /// 5.4: an empire worth `race_points` at the start of its owner's turn wins.
+    RaceForDominance,
+    /// 5.5: after the first city is captured, capitals are marked on a die roll of 1;
+    /// the game ends when all are marked.
+    DoomsdayClock,
+}
+
+/// How defender suppression (12.31) is applied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Suppression {
+    /// No suppression (original VIKTORY).
+    None,
+    /// 12.31 as printed: only the defender's military-unit dice can be suppressed.
+    Classic,
+    /// The Expansion's clarification.
+    Clarified,
+}
+
+/// Dice per unit type present (12.3 steps 1 and 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DicePerKind {
+    /// If at least one infantry is present.
+    pub infantry: u8,
+    /// If at least one cavalry is present.
+    pub cavalry: u8,
+    /// If at least one artillery is present.
+    pub artillery: u8,
+    /// If at least one frigate is present (naval battles).
+    pub frigate: u8,
+}
+
+impl DicePerKind {
+    /// The dice for one unit kind.
+    pub const fn get(&self, kind: UnitKind) -> u8 {
+        match kind {
+            UnitKind::Infantry => self.infantry,
+            UnitKind::Cavalry => self.cavalry,
+            UnitKind::Artillery => self.artillery,
+            UnitKind::Frigate => self.frigate,
+        }
+    }
+}
+
+/// Movement allowances (9.11, 9.31).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Allowances {
+    /// Infantry MPs.
+    pub infantry: u8,
+    /// Cavalry MPs.
+    pub cavalry: u8,
+    /// Artillery MPs.
+    pub artillery: u8,
+    /// Frigate MPs.
+    pub frigate: u8,
+}
+
+impl Allowances {
+    /// The allowance of one kind.
+    pub const fn get(&self, kind: UnitKind) -> u8 {
+        match kind {
+            UnitKind::Infantry => self.infantry,
+            UnitKind::Cavalry => self.cavalry,
+            UnitKind::Artillery => self.artillery,
+            UnitKind::Frigate => self.frigate,
+        }
+    }
+}
+
+/// The second unit a city supports, by the city's terrain (8.2, the Terrain and Units
+/// Supported chart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CityUnits {
+    /// Plains city.
+    pub plains: UnitKind,
+    /// Grassland city.
+    pub grassland: UnitKind,
+    /// Forest city.
+    pub forest: UnitKind,
+    /// Mountain city.
+    pub mountain: UnitKind,
+}
+
+/// Every rule parameter and option. Field names are the option names on the wire.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Rules {
+    /// The preset this game started from.
+    pub preset: String,
+    /// Number of players.
+    pub players: u8,
+    /// Board side S; 0 means the default for the player count.
+    pub board_side: u8,
+    /// The face-down tile bank; `None` means R-4's default for the board.
+    pub tile_bank: Option<TileBank>,
+    /// Hexes in each start group: 3 classic.
+    pub start_group: u8,
+    /// Movement allowances.
+    pub movement: Allowances,
+    /// A die roll at or below this hits (10.1): 3.
+    pub hit_max: u8,
+    /// Longest bombardment range in hexes (11.0): 2.
+    pub bombard_range: u8,
+    /// Line of sight limits bombardment at range 2 (11.2, R-12).
+    pub line_of_sight: bool,
+    /// Forest and mountain stop movement (9.12).
+    pub slow_terrain: bool,
+    /// Road movement between own towns and cities (9.13).
+    pub roads: bool,
+    /// Land units a frigate carries at a time (9.41).
+    pub frigate_capacity: u8,
+    /// Land units a frigate may carry in one turn (9.41).
+    pub frigate_loads_per_turn: u8,
+    /// Attacker's dice per unit type present (12.3 step 1).
+    pub attack_dice: DicePerKind,
+    /// Defender's dice per unit type present (12.3 step 2).
+    pub defense_dice: DicePerKind,
+    /// Dice each attacking artillery rolls before the first round (12.3 step 0).
+    pub pre_battle_fire: u8,
+    /// The naval support die (12.3 step 2, 12.32).
+    pub naval_support_dice: u8,
+    /// Defensive terrain dice for a mountain hex or a city (12.3 step 2).
+    pub strong_terrain_dice: u8,
+    /// Defensive terrain dice for a forest hex or a town (12.3 step 2).
+    pub weak_terrain_dice: u8,
+    /// How defender suppression works (12.31, R-15).
+    pub suppression: Suppression,
+    /// The second unit supported by a city on each terrain (8.2).
+    pub city_units: CityUnits,
+    /// Empire points that win the race for dominance (5.4): 20.
+    pub race_points: u16,
+    /// Victory conditions in force (5.0, R-19); at least one.
+    pub victory: Vec<Victory>,
+    /// Game turns after which empires are scored; `None`: no limit.
+    pub max_turns: Option<u16>,
+    /// The engine makes the owner's casualty choices by a fixed policy.
+    pub auto_casualties: bool,
+    /// 15.1 Terrain Leveling.
+    pub terrain_leveling: bool,
+    /// 15.2 No Exploration.
+    pub no_exploration: bool,
+    /// 15.3 Exploration Balancing.
+    pub exploration_balancing: bool,
+    /// 15.4 Luck Averaging.
+    pub luck_averaging: bool,
+    /// 15.5 Town/City Relocation.
+    pub relocation: bool,
+    /// 15.6 Subjugation.
+    pub subjugation: bool,
+}
+
+/// One-line descriptions of the options, for `presets`.
+const OPTION_TEXTS: &[(&str, &str)] = &[
+    ("players", "Number of players."),
+    (
+        "board_side",
+        "Hexes on each side of the board; 0 picks 5, 6, 7 or 8 by the number of players.",
+    ),
+    (
+        "tile_bank",
+        "Counts of face-down tiles by terrain; null: a quarter water, the rest equal land.",
+    ),
+    (
+        "start_group",
+        "Starting hexes revealed by each player on the first turn.",
+    ),
+    (
+        "movement",
+        "Movement points of infantry, cavalry, artillery and frigates.",
+    ),
+    ("hit_max", "A die at or below this number scores a hit."),
+    ("bombard_range", "Longest bombardment range, in hexes."),
+    (
+        "line_of_sight",
+        "Forests, mountains, towns and cities block two-hex bombardment.",
+    ),
+    (
+        "slow_terrain",
+        "Entering a forest or mountain ends a unit's move.",
+    ),
+    (
+        "roads",
+        "Land units move between own towns and cities two or three hexes apart for one point.",
+    ),
+    (
+        "frigate_capacity",
+        "Land units a frigate carries at a time.",
+    ),
+    (
+        "frigate_loads_per_turn",
+        "Land units a frigate may carry in one turn.",
+    ),
+    (
+        "attack_dice",
+        "Attacker's dice for each unit type present in a battle.",
+    ),
+    (
+        "defense_dice",
+        "Defender's dice for each unit type present in a battle.",
+    ),
+    (
+        "pre_battle_fire",
+        "Dice each attacking artillery rolls before the first battle round.",
+    ),
+    (
+        "naval_support_dice",
+        "Dice added to a land defence by adjacent friendly frigates.",
+    ),
+    (
+        "strong_terrain_dice",
+        "Defence dice of a mountain hex or a city.",
+    ),
+    (
+        "weak_terrain_dice",
+        "Defence dice of a forest hex or a town.",
+    ),
+    (
+        "suppression",
+        "Defender suppression: none, classic, or clarified (Expansion).",
+    ),
+    (
+        "city_units",
+        "The second unit a city supports on each terrain.",
+    ),
+    (
+        "race_points",
+        "Empire points that win the race for dominance.",
+    ),
+    (
+        "victory",
+        "Victory conditions: standard_conquest, shorter_conquest, race_for_dominance, doomsday_clock, subjugation_conquest.",
+    ),
+    (
+        "max_turns",
+        "Score the empires after this many game turns (null: no limit).",
+    ),
+    (
+        "auto_casualties",
+        "The engine chooses the owner's own casualties (infantry first, frigates last).",
+    ),
+    (
+        "terrain_leveling",
+        "15.1: terrain does not slow, block or defend.",
+    ),
+    ("no_exploration", "15.2: all tiles start face up."),
+    (
+        "exploration_balancing",
+        "15.3: a reveal of two or more water hexes may swap one for a land tile.",
+    ),
+    (
+        "luck_averaging",
+        "15.4: trade a pair of battle dice for one sure hit.",
+    ),
+    (
+        "relocation",
+        "15.5: move a town or city to an adjacent hex instead of building.",
+    ),
+    (
+        "subjugation",
+        "15.6: a captured capital makes its owner a vassal instead of a loser.",
+    ),
+];
+
+/// The presets this crate implements now.
+pub(crate) const PRESETS: &[&str] = &["classic"];
+
+impl Rules {
+    /// The classic VIKTORY II v1.1 rules for `players` players.
+    pub fn classic(players: u8) -> Rules {
+        Rules {
+            preset: "classic".into(),
+            players,
+            board_side: 0,
+            tile_bank: None,
+            start_group: 3,
+            movement: Allowances {
+                infantry: 2,
+                cavalry: 3,
+                artillery: 2,
+                frigate: 5,
+            },
+            hit_max: 3,
+            bombard_range: 2,
+            line_of_sight: true,
+            slow_terrain: true,
+            roads: true,
+            frigate_capacity: 3,
+            frigate_loads_per_turn: 3,
+            attack_dice: DicePerKind {
+                infantry: 1,
+                cavalry: 2,
+                artillery: 1,
+                frigate: 1,
+            },
+            defense_dice: DicePerKind {
+                infantry: 1,
+                cavalry: 1,
+                artillery: 1,
+                frigate: 1,
+            },
+            pre_battle_fire: 1,
+            naval_support_dice: 1,
+            strong_terrain_dice: 2,
+            weak_terrain_dice: 1,
+            suppression: Suppression::Classic,
+            city_units: CityUnits {
+                plains: UnitKind::Infantry,
+                grassland: UnitKind::Cavalry,
+                forest: UnitKind::Frigate,
+                mountain: UnitKind::Artillery,
+            },
+            race_points: 20,
+            victory: vec![Victory::StandardConquest],
+            max_turns: None,
+            auto_casualties: false,
+            terrain_leveling: false,
+            no_exploration: false,
+            exploration_balancing: false,
+            luck_averaging: false,
+            relocation: false,
+            subjugation: false,
+        }
+    }
+
+    /// The board side in use.
+    pub fn side(&self) -> u8 {
+        if self.board_side == 0 {
+            default_side(self.players)
+        } else {
+            self.board_side
+        }
+    }
+
+    /// The presets offered, with their options and defaults.
+    pub fn presets() -> Vec<Preset> {
+        let classic = Rules::classic(2);
+        let json = serde_json::to_value(&classic).expect("rules serialise");
+        let options = OPTION_TEXTS
+            .iter()
+            .map(|(name, text)| OptionInfo {
+                name: (*name).to_owned(),
+                description: (*text).to_owned(),
+                default: json[*name].clone(),
+            })
+            .collect();
+        vec![Preset {
+            name: "classic".into(),
+            description: "VIKTORY II rules v1.1 for 2 to 6 players, standard conquest.".into(),
+            min_players: 2,
+            max_players: 6,
+            options,
+        }]
+    }
+
+    /// Builds the rules of a new game from a preset, a player count and overrides,
+    /// reporting every problem at once.
+    pub fn from_request(request: &NewGame) -> Result<Rules, SetupErrors> {
+        let preset = request.preset.clone().unwrap_or_else(|| "classic".into());
+        if !PRESETS.contains(&preset.as_str()) {
+            let known = ["classic", "expansion", "online", "viktory1"];
+            let message = if known.contains(&preset.as_str()) {
+                format!("the {preset:?} preset is not implemented yet; available: {PRESETS:?}")
+            } else {
+                format!("no preset {preset:?}; available: {PRESETS:?}")
+            };
+            return Err(SetupErrors::one(Problem::with_rule(
+                "unknown_preset",
+                "R-1",
+                message,
+            )));
+        }
+        let players = request.players.unwrap_or(2);
+        let base = Rules::classic(players);
+        let mut json = serde_json::to_value(&base).expect("rules serialise");
+        let mut problems = Vec::new();
+        for (name, value) in &request.options {
+            if name == "preset" || name == "players" {
+                problems.push(Problem::new(
+                    "bad_option",
+                    format!("{name:?} is not an option; give it as its own field"),
+                ));
+            } else if json.get(name).is_none() {
+                problems.push(Problem::new(
+                    "unknown_option",
+                    format!("VIKTORY has no option {name:?}"),
+                ));
+            } else {
+                json[name] = value.clone();
+            }
+        }
+        if !problems.is_empty() {
+            return Err(SetupErrors(problems));
+        }
+        let rules: Rules = serde_json::from_value(json).map_err(|e| {
+            SetupErrors::one(Problem::new(
+                "bad_option",
+                format!("an option has the wrong type: {e}"),
+            ))
+        })?;
+        rules.validate().map(|()| rules)
+    }
+
+    /// Every problem with these rules: bad numbers, options not implemented yet,
+    /// conflicting options.
+    pub fn validate(&self) -> Result<(), SetupErrors> {
+        let mut p = Vec::new();
+        if !(2..=6).contains(&self.players) {
+            p.push(Problem::with_rule(
+                "players",
+                "1.1",
+                format!(
+                    "classic VIKTORY II is for 2 to 6 players, not {}",
+                    self.players
+                ),
+            ));
+        }
+        if self.board_side != 0 && !(4..=12).contains(&self.board_side) {
+            p.push(Problem::with_rule(
+                "board_side",
+                "R-3",
+                format!("the board side must be 4 to 12, not {}", self.board_side),
+            ));
+        }
+        if !(1..=7).contains(&self.start_group) {
+            p.push(Problem::with_rule(
+                "start_group",
+                "R-5",
+                "a start group has 1 to 7 hexes",
+            ));
+        }
+        if !(1..=6).contains(&self.hit_max) {
+            p.push(Problem::with_rule(
+                "hit_max",
+                "10.1",
+                "hits are scored on 1 to 6",
+            ));
+        }
+        if self.frigate_capacity == 0
+            || self.frigate_capacity > 10
+            || self.frigate_loads_per_turn > 30
+        {
+            p.push(Problem::with_rule(
+                "frigate_capacity",
+                "9.41",
+                "a frigate carries 1 to 10 units",
+            ));
+        }
+        if self.bombard_range > 5 {
+            p.push(Problem::with_rule(
+                "bombard_range",
+                "11.0",
+                "bombardment range is at most 5",
+            ));
+        }
+        let m = self.movement;
+        if [m.infantry, m.cavalry, m.artillery, m.frigate]
+            .iter()
+            .any(|&x| x == 0 || x > 12)
+        {
+            p.push(Problem::with_rule(
+                "movement",
+                "9.11",
+                "movement allowances are 1 to 12",
+            ));
+        }
+        if self.victory.is_empty() {
+            p.push(Problem::with_rule(
+                "victory",
+                "5.0",
+                "choose at least one victory condition",
+            ));
+        }
+        if self.max_turns == Some(0) {
+            p.push(Problem::with_rule(
+                "max_turns",
+                "R-19",
+                "max_turns must be at least 1",
+            ));
+        }
+        if self.city_units.plains == UnitKind::Frigate
+            || self.city_units.grassland == UnitKind::Frigate
+            || self.city_units.mountain == UnitKind::Frigate
+        {
+            // Frigates are placed beside forest cities only (13.3); other terrains
+            // supporting a frigate have no placement rule.
+            p.push(Problem::with_rule(
+                "city_units",
+                "13.3",
+                "only a forest city can support a frigate",
+            ));
+        }
+        if self.victory.contains(&Victory::SubjugationConquest) && !self.subjugation {
+            p.push(Problem::with_rule(
+                "victory",
+                "5.2",
+                "the subjugation_conquest victory needs the subjugation option",
+            ));
+        }
+        for (on, name, rule) in [
+            (self.terrain_leveling, "terrain_leveling", "15.1"),
+            (self.no_exploration, "no_exploration", "15.2"),
+            (self.exploration_balancing, "exploration_balancing", "15.3"),
+            (self.luck_averaging, "luck_averaging", "15.4"),
+            (self.relocation, "relocation", "15.5"),
+            (self.subjugation, "subjugation", "15.6"),
+        ] {
+            if on {
+                p.push(Problem::with_rule(
+                    "not_implemented",
+                    rule,
+                    format!("the {name} option (rule {rule}) is not implemented yet"),
+                ));
+            }
+        }
+        if self.no_exploration && self.exploration_balancing {
+            p.push(Problem::with_rule(
+                "conflicting_options",
+                "R-2",
+                "no_exploration and exploration_balancing conflict: with every tile face up there is nothing to balance",
+            ));
+        }
+        if p.is_empty() {
+            Ok(())
+        } else {
+            Err(SetupErrors(p))
+        }
+    }
+
+    /// The units a town (`city = false`) or city on `terrain` supports (8.1, 8.2).
+    pub fn supported(&self, city: bool, terrain: crate::board::Terrain) -> [Option<UnitKind>; 2] {
+        use crate::board::Terrain as T;
+        if !city {
+            return [Some(UnitKind::Infantry), None];
+        }
+        let second = match terrain {
+            T::Plains => self.city_units.plains,
+            T::Grassland => self.city_units.grassland,
+            T::Forest => self.city_units.forest,
+            T::Mountain => self.city_units.mountain,
+            T::Water => UnitKind::Infantry,
+        };
+        [Some(UnitKind::Infantry), Some(second)]
+    }
+
+    /// The tile bank for this board.
+    pub fn bank(&self) -> TileBank {
+        self.tile_bank.unwrap_or_else(|| {
+            let side = u32::from(self.side());
+            let interior = 3 * (side - 1) * (side - 2) + 1;
+            TileBank::default_for(interior as u16)
+        })
+    }
+}

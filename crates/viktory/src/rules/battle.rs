@@ -1,0 +1,449 @@
+//! 12.0 Battle Attacks: starting a battle (12.0, 12.2, R-16), pre-battle artillery fire
+//! (12.3 step 0), fire rounds with combined arms (steps 1–2), defender suppression
+//! (12.31, R-15), naval support (12.32, 12.33), defensive terrain, simultaneous
+//! casualties, the attacker's retreat option (step 3) and resolution (step 4).
+
+use engine::Seat;
+use hexmap::Hex;
+
+use crate::board::Terrain;
+use crate::error::{RuleError, refuse};
+use crate::event::{DiePurpose, Event};
+use crate::rules::Suppression;
+use crate::rules::movement;
+use crate::rules::{capital, casualties, naval};
+use crate::state::{Battle, BattleStep, Hits, Viktory};
+use crate::unit::{UnitId, UnitKind};
+
+/// Units of `seat` fighting in `hex` (cargo never fights, 9.45).
+fn fighters(s: &Viktory, hex: Hex, seat: Seat) -> impl Iterator<Item = &crate::unit::Unit> + '_ {
+    s.units
+        .iter()
+        .filter(move |u| u.hex == hex && u.owner == seat && u.aboard.is_none())
+}
+
+fn count(s: &Viktory, hex: Hex, seat: Seat) -> usize {
+    fighters(s, hex, seat).count()
+}
+
+/// Rule 12.3 steps 1–2: dice for the unit types present ("combined arms").
+fn unit_dice(s: &Viktory, hex: Hex, seat: Seat, dice: crate::rules::DicePerKind) -> u8 {
+    UnitKind::ALL
+        .iter()
+        .filter(|&&k| fighters(s, hex, seat).any(|u| u.kind == k))
+        .map(|&k| dice.get(k))
+        .sum()
+}
+
+/// Rule 12.0: may the active player start the battle at `hex`?
+pub fn check_fight(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
+    movement::check_port_clear(s)?;
+    if s.turn.pending_battles.contains(&hex) {
+        Ok(())
+    } else {
+        refuse(
+            "no_battle",
+            "12.0",
+            format!("no units of yours have entered {hex} to fight"),
+        )
+    }
+}
+
+/// Starts the battle at `hex`: every attacking unit there has attacked (10.6, 10.7).
+pub fn apply_fight(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
+    let attacker = s.turn.active;
+    s.turn.pending_battles.retain(|&h| h != hex);
+    s.turn.battle_hexes.push(hex);
+    s.turn.moving = None;
+    start(s, hex, attacker, false, ev);
+}
+
+/// Starts a battle at `hex` with `attacker` against whoever else is there.
+pub fn start(s: &mut Viktory, hex: Hex, attacker: Seat, placement: bool, ev: &mut Vec<Event>) {
+    let defender = s
+        .units
+        .iter()
+        .find(|u| u.hex == hex && u.owner != attacker && u.aboard.is_none())
+        .map(|u| u.owner)
+        .or_else(|| s.town(hex).map(|t| t.owner))
+        .unwrap_or(attacker);
+    let naval = s.terrain(hex).is_some_and(|t| !t.is_land());
+    let mut entries: Vec<Hex> = Vec::new();
+    let mut artillery = 0u8;
+    for u in s
+        .units
+        .iter_mut()
+        .filter(|u| u.hex == hex && u.owner == attacker && u.aboard.is_none())
+    {
+        u.attacked = true;
+        u.done = true;
+        u.mp = 0;
+        if let Some(e) = u.entered_from {
+            entries.push(e);
+        }
+        if u.kind == UnitKind::Artillery {
+            artillery += 1;
+        }
+    }
+    entries.sort();
+    entries.dedup();
+    ev.push(Event::BattleStarted {
+        hex,
+        attacker,
+        defender,
+    });
+    let pre = if naval {
+        0
+    } else {
+        artillery.saturating_mul(s.rules.pre_battle_fire)
+    };
+    s.battle = Some(Battle {
+        hex,
+        attacker,
+        defender,
+        naval,
+        placement,
+        round: 0,
+        step: BattleStep::PreBattleFire,
+        to_roll: pre,
+        rolls: vec![],
+        defender_hits: Hits::default(),
+        attacker_hits: Hits::default(),
+        suppressed: 0,
+        marked: vec![],
+        entries,
+    });
+    if pre == 0 {
+        start_round(s, ev);
+    }
+}
+
+fn start_round(s: &mut Viktory, ev: &mut Vec<Event>) {
+    let Some(b) = s.battle.as_ref() else { return };
+    let (hex, attacker, defender) = (b.hex, b.attacker, b.defender);
+    // With no defending units to hit, the attacker's dice could change nothing; the
+    // round is the one the defender's town or city forces (12.3 step 2, Note).
+    let dice = if count(s, hex, defender) == 0 {
+        0
+    } else {
+        unit_dice(s, hex, attacker, s.rules.attack_dice)
+    };
+    let b = s.battle.as_mut().expect("battle");
+    b.round += 1;
+    b.step = BattleStep::AttackerFire;
+    b.to_roll = dice;
+    b.rolls.clear();
+    b.suppressed = 0;
+    ev.push(Event::RoundStarted { round: b.round });
+}
+
+/// Rule 12.3 step 2: the defender's dice, after suppression (12.31, R-15).
+fn defender_dice(s: &Viktory, b: &Battle, ev: &mut Vec<Event>) -> (u8, u8) {
+    let units = unit_dice(s, b.hex, b.defender, s.rules.defense_dice);
+    let defenders = count(s, b.hex, b.defender) as u8;
+    let excess = b.defender_hits.total().saturating_sub(defenders);
+    let mut extra = 0u8;
+    if !b.naval {
+        let town = s.town(b.hex).filter(|t| t.owner == b.defender);
+        // 12.32, 12.33: an adjacent defending frigate supports a hex holding defending
+        // land units or the defender's town or city.
+        let support = (defenders > 0 || town.is_some())
+            && b.hex.neighbors().iter().any(|&n| {
+                s.units.iter().any(|u| {
+                    u.hex == n
+                        && u.owner == b.defender
+                        && u.kind == UnitKind::Frigate
+                        && u.aboard.is_none()
+                })
+            });
+        if support {
+            extra += s.rules.naval_support_dice;
+        }
+        // Defensive terrain: the best of mountain/city (strong) or forest/town (weak);
+        // a city counts as a town while its owner lacks his capital (14.0).
+        let terrain = s.terrain(b.hex);
+        let city = town.is_some_and(|t| t.city) && s.holds_capital(b.defender);
+        let terrain_dice = if terrain == Some(Terrain::Mountain) || city {
+            s.rules.strong_terrain_dice
+        } else if terrain == Some(Terrain::Forest) || town.is_some() {
+            s.rules.weak_terrain_dice
+        } else {
+            0
+        };
+        extra += terrain_dice;
+    }
+    let suppressed = match s.rules.suppression {
+        Suppression::None => 0,
+        Suppression::Classic => excess.min(units),
+        Suppression::Clarified => {
+            // the dice a town or city would roll with no defenders are protected.
+            let held = s.town(b.hex).is_some_and(|t| t.owner == b.defender);
+            let protected = if held { extra } else { 0 };
+            excess.min(units + extra - protected)
+        }
+    };
+    if suppressed > 0 {
+        ev.push(Event::Suppressed { dice: suppressed });
+    }
+    (units + extra - suppressed, suppressed)
+}
+
+/// One die of the current fire step.
+pub fn roll(s: &mut Viktory, value: u8, ev: &mut Vec<Event>) {
+    let Some(b) = s.battle.as_mut() else { return };
+    let (seat, purpose) = match b.step {
+        BattleStep::PreBattleFire => (b.attacker, DiePurpose::PreBattle),
+        BattleStep::AttackerFire => (b.attacker, DiePurpose::Attack),
+        _ => (b.defender, DiePurpose::Defense),
+    };
+    b.rolls.push(value);
+    b.to_roll = b.to_roll.saturating_sub(1);
+    ev.push(Event::DieRolled {
+        seat,
+        purpose,
+        value,
+    });
+}
+
+/// Moves the battle on until a die or a decision is needed. Returns whether anything
+/// happened.
+pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
+    let Some(b) = s.battle.clone() else {
+        return false;
+    };
+    match b.step {
+        BattleStep::PreBattleFire | BattleStep::AttackerFire | BattleStep::DefenderFire
+            if b.to_roll > 0 =>
+        {
+            false
+        }
+        BattleStep::PreBattleFire => {
+            let hits = Hits::from_rolls(&b.rolls, s.rules.hit_max);
+            let bm = s.battle.as_mut().expect("battle");
+            bm.defender_hits = hits;
+            bm.rolls.clear();
+            bm.step = BattleStep::PreBattleCasualties;
+            true
+        }
+        BattleStep::AttackerFire => {
+            let hits = Hits::from_rolls(&b.rolls, s.rules.hit_max);
+            s.battle.as_mut().expect("battle").defender_hits = hits;
+            let current = s.battle.clone().expect("battle");
+            let (dice, suppressed) = defender_dice(s, &current, ev);
+            let bm = s.battle.as_mut().expect("battle");
+            bm.rolls.clear();
+            bm.suppressed = suppressed;
+            bm.step = BattleStep::DefenderFire;
+            bm.to_roll = dice;
+            true
+        }
+        BattleStep::DefenderFire => {
+            let hits = Hits::from_rolls(&b.rolls, s.rules.hit_max);
+            let bm = s.battle.as_mut().expect("battle");
+            bm.attacker_hits = hits;
+            bm.rolls.clear();
+            bm.step = BattleStep::Casualties;
+            true
+        }
+        BattleStep::PreBattleCasualties | BattleStep::Casualties => {
+            if let Some(choice) = casualties::pending(s) {
+                return match casualties::automatic(s, &choice) {
+                    Some(unit) => {
+                        casualties::choose(s, unit, ev);
+                        true
+                    }
+                    None => false,
+                };
+            }
+            remove_marked(s, ev);
+            after_casualties(s, b.step == BattleStep::PreBattleCasualties, ev);
+            true
+        }
+        BattleStep::RetreatOption => false,
+        BattleStep::Retreating => {
+            if count(s, b.hex, b.attacker) == 0 {
+                end(s, b.defender, ev);
+                true
+            } else {
+                false
+            }
+        }
+    }
+}
+
+/// Rule 12.3 step 2, "Remove Casualties": both sides' casualties go to the reserves
+/// together.
+fn remove_marked(s: &mut Viktory, ev: &mut Vec<Event>) {
+    let Some(b) = s.battle.as_mut() else { return };
+    let marked = std::mem::take(&mut b.marked);
+    let chooser = b.attacker;
+    b.defender_hits = Hits::default();
+    b.attacker_hits = Hits::default();
+    for unit in marked {
+        // The unit's own loss was reported when it was chosen.
+        casualties::remove(s, unit, chooser, false, ev);
+    }
+}
+
+fn after_casualties(s: &mut Viktory, pre_battle: bool, ev: &mut Vec<Event>) {
+    let Some(b) = s.battle.clone() else { return };
+    let attackers = count(s, b.hex, b.attacker);
+    let defenders = count(s, b.hex, b.defender);
+    let town = s.town(b.hex).is_some_and(|t| t.owner == b.defender);
+    if pre_battle {
+        // 12.3 step 0: outside a town or city, a defence wiped out by pre-battle fire
+        // loses at once.
+        if defenders == 0 && !town {
+            end(s, b.attacker, ev);
+        } else {
+            start_round(s, ev);
+        }
+        return;
+    }
+    if attackers == 0 {
+        end(s, b.defender, ev);
+    } else if defenders == 0 {
+        end(s, b.attacker, ev);
+    } else if !b.placement && retreat_possible(s, &b) {
+        s.battle.as_mut().expect("battle").step = BattleStep::RetreatOption;
+    } else {
+        start_round(s, ev);
+    }
+}
+
+/// Rule 12.3 step 4: the battle ends; a won town or city is captured (10.3).
+fn end(s: &mut Viktory, winner: Seat, ev: &mut Vec<Event>) {
+    let Some(b) = s.battle.take() else { return };
+    ev.push(Event::BattleEnded { hex: b.hex, winner });
+    if winner == b.attacker && !b.naval && s.town(b.hex).is_some_and(|t| t.owner == b.defender) {
+        capital::capture(s, b.hex, b.attacker, b.defender, ev);
+    }
+}
+
+/// Where a retreating unit of the attacker may go from the battle hex (12.3 step 3):
+/// an adjacent hex some attacking unit entered from; land units to land, or aboard an
+/// own frigate with room there; frigates to water. Never into enemy units.
+fn retreat_ok(s: &Viktory, b: &Battle, unit: &crate::unit::Unit, to: Hex) -> Result<(), RuleError> {
+    if !b.entries.contains(&to) || b.hex.distance(to) != 1 {
+        return refuse(
+            "retreat_hex",
+            "12.3",
+            format!("no attacking unit entered the battle from {to}"),
+        );
+    }
+    if s.enemy_units_at(to, b.attacker) {
+        return refuse("retreat_hex", "12.3", format!("{to} holds enemy units"));
+    }
+    let water = s.terrain(to).is_some_and(|t| !t.is_land());
+    match (unit.kind.is_land(), water) {
+        (true, false) | (false, true) => Ok(()),
+        (true, true) if frigate_with_room(s, b.attacker, to).is_some() => Ok(()),
+        (true, true) => refuse(
+            "no_frigate",
+            "12.3",
+            format!("no frigate of yours at {to} has room"),
+        ),
+        (false, false) => refuse("retreat_hex", "12.3", "frigates retreat to water"),
+    }
+}
+
+fn frigate_with_room(s: &Viktory, seat: Seat, hex: Hex) -> Option<UnitId> {
+    s.units
+        .iter()
+        .find(|f| {
+            f.hex == hex
+                && f.owner == seat
+                && f.kind == UnitKind::Frigate
+                && naval::has_room(s, f.id)
+        })
+        .map(|f| f.id)
+}
+
+/// Whether every attacking unit can retreat somewhere, frigate room counted jointly.
+fn retreat_possible(s: &Viktory, b: &Battle) -> bool {
+    let units: Vec<_> = fighters(s, b.hex, b.attacker).cloned().collect();
+    let land_entry = b
+        .entries
+        .iter()
+        .any(|&e| s.terrain(e).is_some_and(Terrain::is_land) && !s.enemy_units_at(e, b.attacker));
+    let water_entry = b
+        .entries
+        .iter()
+        .any(|&e| s.terrain(e).is_some_and(|t| !t.is_land()) && !s.enemy_units_at(e, b.attacker));
+    let land_units = units.iter().filter(|u| u.kind.is_land()).count();
+    let frigates = units.len() - land_units;
+    if frigates > 0 && !water_entry {
+        return false;
+    }
+    if land_units == 0 || land_entry {
+        return true;
+    }
+    let room: usize = s
+        .units
+        .iter()
+        .filter(|f| {
+            f.owner == b.attacker && f.kind == UnitKind::Frigate && b.entries.contains(&f.hex)
+        })
+        .map(|f| {
+            let cap =
+                usize::from(s.rules.frigate_capacity).saturating_sub(naval::cargo_count(s, f.id));
+            cap.min(usize::from(
+                s.rules.frigate_loads_per_turn.saturating_sub(f.loads),
+            ))
+        })
+        .sum();
+    room >= land_units
+}
+
+/// Rule 12.3 step 3: may `unit` retreat to `to` now?
+pub fn check_retreat(s: &Viktory, unit: UnitId, to: Hex) -> Result<(), RuleError> {
+    let Some(b) = s.battle.as_ref() else {
+        return refuse("no_battle", "12.3", "there is no battle");
+    };
+    match s.unit(unit) {
+        Some(u) if u.owner == b.attacker && u.hex == b.hex && u.aboard.is_none() => {
+            retreat_ok(s, b, u, to)
+        }
+        _ => refuse(
+            "not_attacking",
+            "12.3",
+            format!("unit {unit} is not an attacking unit in this battle"),
+        ),
+    }
+}
+
+/// Retreats one unit; the rest must follow (12.3 step 3).
+pub fn apply_retreat(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Event>) {
+    let Some(b) = s.battle.as_mut() else { return };
+    b.step = BattleStep::Retreating;
+    let attacker = b.attacker;
+    let kind = s.unit(unit).map(|u| u.kind);
+    let water = s.terrain(to).is_some_and(|t| !t.is_land());
+    let frigate = if kind.is_some_and(UnitKind::is_land) && water {
+        frigate_with_room(s, attacker, to)
+    } else {
+        None
+    };
+    let u = s.unit_mut(unit);
+    u.hex = to;
+    u.aboard = frigate;
+    for c in s.units.iter_mut().filter(|c| c.aboard == Some(unit)) {
+        c.hex = to;
+    }
+    if let Some(f) = frigate {
+        s.unit_mut(f).loads += 1;
+    }
+    ev.push(Event::Retreated { unit, to });
+}
+
+/// Rule 12.3 step 3: fight another round.
+pub fn apply_continue(s: &mut Viktory, ev: &mut Vec<Event>) {
+    start_round(s, ev);
+}
+
+/// Whether the attacker is choosing between retreat and another round.
+pub fn at_retreat_option(s: &Viktory) -> bool {
+    s.battle
+        .as_ref()
+        .is_some_and(|b| b.step == BattleStep::RetreatOption)
+}

@@ -1,0 +1,172 @@
+//! 11.0 Bombard Attacks: artillery and frigates, range one or two (11.0), line of sight
+//! (11.2, R-12), frigates with cargo (11.3), one attack per turn (10.6), the attack ends
+//! movement (10.7), a single die with no return fire (11.1).
+
+use hexmap::Hex;
+
+use crate::board::Terrain;
+use crate::error::{RuleError, refuse};
+use crate::event::Event;
+use crate::rules::{casualties, movement};
+use crate::state::{Bombardment, Viktory};
+use crate::unit::{UnitId, UnitKind};
+
+/// Rule 11.2: forest, mountain and any town or city block line of sight; so does a
+/// face-down hex, whose terrain nobody knows.
+fn blocks(s: &Viktory, hex: Hex) -> bool {
+    s.town(hex).is_some() || s.terrain(hex).is_none_or(Terrain::is_slow)
+}
+
+/// Rule 11.2, R-12: line of sight from `from` to `target`. Range 1 is never blocked; at
+/// range 2 at least one hex adjacent to both must not block; longer ranges (custom
+/// rules) need the hexes of the straight line free.
+pub fn line_of_sight(s: &Viktory, from: Hex, target: Hex) -> bool {
+    if !s.rules.line_of_sight {
+        return true;
+    }
+    match from.distance(target) {
+        0 | 1 => true,
+        2 => from
+            .common_neighbors(target)
+            .into_iter()
+            .any(|h| !blocks(s, h)),
+        _ => {
+            let line = from.line_to(target);
+            line[1..line.len() - 1].iter().all(|&h| !blocks(s, h))
+        }
+    }
+}
+
+/// The enemy owner of bombardable units in `target`: frigates on water, land units on
+/// land; cargo is hit only with its frigate.
+pub fn target_owner(s: &Viktory, target: Hex, attacker: engine::Seat) -> Option<engine::Seat> {
+    let water = s.terrain(target).is_some_and(|t| !t.is_land());
+    s.units
+        .iter()
+        .find(|u| {
+            u.hex == target
+                && u.owner != attacker
+                && u.aboard.is_none()
+                && (u.kind == UnitKind::Frigate) == water
+        })
+        .map(|u| u.owner)
+}
+
+/// Rule 11.0: may `unit` bombard `target` now?
+pub fn check(s: &Viktory, unit: UnitId, target: Hex) -> Result<(), RuleError> {
+    let u = movement::own_unit(s, unit)?;
+    match u.kind {
+        UnitKind::Artillery => {
+            if u.is_cargo() || u.transported {
+                return refuse(
+                    "transported",
+                    "9.44",
+                    format!("artillery {unit} is transported this turn and cannot bombard"),
+                );
+            }
+        }
+        UnitKind::Frigate => {
+            if s.terrain(u.hex).is_some_and(Terrain::is_land) {
+                return refuse("in_port", "9.32", "a frigate cannot bombard from a port");
+            }
+        }
+        _ => {
+            return refuse(
+                "cannot_bombard",
+                "11.0",
+                "only artillery and frigates bombard",
+            );
+        }
+    }
+    movement::check_switch(s, unit)?;
+    if u.attacked {
+        return refuse(
+            "attacked",
+            "10.6",
+            format!("unit {unit} has already attacked this turn"),
+        );
+    }
+    if s.turn.pending_battles.contains(&u.hex) {
+        return refuse(
+            "battle_pending",
+            "10.6",
+            format!("unit {unit} is committed to the battle in its hex"),
+        );
+    }
+    let d = u.hex.distance(target);
+    if d == 0 || d > u32::from(s.rules.bombard_range) {
+        return refuse(
+            "range",
+            "11.0",
+            format!("{target} is not 1 to {} hexes away", s.rules.bombard_range),
+        );
+    }
+    if target_owner(s, target, u.owner).is_none() {
+        return refuse(
+            "no_target",
+            "11.0",
+            format!("{target} holds no enemy units a bombardment can hit"),
+        );
+    }
+    if !line_of_sight(s, u.hex, target) {
+        return refuse(
+            "line_of_sight",
+            "11.2",
+            format!("blocking terrain lies between {} and {target}", u.hex),
+        );
+    }
+    Ok(())
+}
+
+/// Declares the bombardment; the die is rolled next (a chance node).
+pub fn apply(s: &mut Viktory, unit: UnitId, target: Hex, ev: &mut Vec<Event>) {
+    movement::switch_to(s, unit, ev);
+    let attacker = s.turn.active;
+    let defender = target_owner(s, target, attacker).expect("checked");
+    let u = s.unit_mut(unit);
+    u.attacked = true;
+    u.done = true;
+    u.mp = 0;
+    s.bombard = Some(Bombardment {
+        unit,
+        attacker,
+        target,
+        defender,
+        roll: None,
+    });
+    ev.push(Event::Bombarded { unit, target });
+}
+
+/// The die of a bombardment.
+pub fn roll(s: &mut Viktory, value: u8, ev: &mut Vec<Event>) {
+    if let Some(b) = s.bombard.as_mut() {
+        b.roll = Some(value);
+        ev.push(Event::DieRolled {
+            seat: b.attacker,
+            purpose: crate::event::DiePurpose::Bombard,
+            value,
+        });
+    }
+}
+
+/// After the die: a miss ends it; a hit takes a casualty, chosen by the bombarding
+/// player on a 1 and by the owner otherwise (10.1).
+pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
+    let Some(b) = s.bombard else { return false };
+    if b.roll.is_none() {
+        return false;
+    }
+    match casualties::pending(s) {
+        None => {
+            s.bombard = None;
+            true
+        }
+        Some(choice) => match casualties::automatic(s, &choice) {
+            Some(unit) => {
+                casualties::choose(s, unit, ev);
+                true
+            }
+            None => false,
+        },
+    }
+}

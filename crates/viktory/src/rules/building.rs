@@ -1,0 +1,134 @@
+//! 7.0 Building and 8.0 Simple Economics: one town or one upgrade per turn, where
+//! towns may stand, and the unit each build adds to the reserve.
+
+use hexmap::Hex;
+
+use crate::error::{RuleError, refuse};
+use crate::event::Event;
+use crate::rules::{exploration, sequence};
+use crate::state::{Stage, Town, Viktory};
+
+/// Rule 7.1: building needs the capital held at the start of the turn.
+fn check_capital_held(s: &Viktory) -> Result<(), RuleError> {
+    if s.turn.can_build {
+        Ok(())
+    } else {
+        refuse(
+            "no_capital",
+            "7.1",
+            "a player must hold his capital at the start of his turn to build",
+        )
+    }
+}
+
+/// `hex` is 2 or 3 hexes from one of `seat`'s towns or cities along a path of at
+/// most 3 steps through revealed hexes ("contiguously revealed", 7.21).
+pub fn within_reach_of_own_town(s: &Viktory, hex: Hex) -> bool {
+    let seat = s.turn.active;
+    let reached = hexmap::bfs_within(hex, 3, |h| s.revealed(h));
+    reached.iter().any(|&(h, steps)| {
+        (2..=3).contains(&steps)
+            && (2..=3).contains(&h.distance(hex))
+            && s.town(h).is_some_and(|t| t.owner == seat)
+    })
+}
+
+/// Rule 7.21, 7.22, R-7: where a new town may be built.
+pub fn check_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
+    check_capital_held(s)?;
+    match s.terrain(hex) {
+        None => {
+            return refuse(
+                "not_explored",
+                "7.21",
+                format!("towns are built on explored land; {hex} is not explored"),
+            );
+        }
+        Some(t) if !t.is_land() => return refuse("not_land", "7.21", format!("{hex} is water")),
+        Some(_) => {}
+    }
+    if s.town(hex).is_some() {
+        return refuse(
+            "town_there",
+            "7.21",
+            format!("{hex} already holds a town or city"),
+        );
+    }
+    if hex.neighbors().iter().any(|&n| s.town(n).is_some()) {
+        return refuse(
+            "town_adjacent",
+            "7.21",
+            format!("{hex} is next to a town or city"),
+        );
+    }
+    if s.enemy_units_at(hex, s.turn.active) {
+        return refuse(
+            "enemy_units",
+            "7.22",
+            format!("{hex} holds another player's units"),
+        );
+    }
+    if !within_reach_of_own_town(s, hex) {
+        return refuse(
+            "too_far",
+            "7.21",
+            format!("{hex} is not two or three revealed hexes from one of your towns or cities"),
+        );
+    }
+    Ok(())
+}
+
+/// Rule 7.23: upgrading an own town into a city.
+pub fn check_city(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
+    check_capital_held(s)?;
+    match s.town(hex) {
+        Some(t) if t.owner == s.turn.active && !t.city => Ok(()),
+        Some(t) if t.owner == s.turn.active => {
+            refuse("already_city", "7.23", format!("{hex} is already a city"))
+        }
+        _ => refuse(
+            "not_your_town",
+            "7.23",
+            format!("{hex} holds none of your towns"),
+        ),
+    }
+}
+
+/// Builds a town (7.2), reveals its neighbours (7.3), adds its infantry (7.4).
+pub fn apply_town(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
+    let seat = s.turn.active;
+    s.cell_mut(hex).town = Some(Town {
+        owner: seat,
+        city: false,
+        capital_of: None,
+    });
+    s.turn.built = Some(hex);
+    ev.push(Event::TownBuilt { seat, hex });
+    exploration::town_built(s, hex);
+    gain(s, seat, hex, false, ev);
+    sequence::enter(s, Stage::Move, ev);
+}
+
+/// Upgrades a town (7.23), reveals the hexes two away (7.3), adds the city's unit (7.4).
+pub fn apply_city(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
+    let seat = s.turn.active;
+    if let Some(t) = s.cell_mut(hex).town.as_mut() {
+        t.city = true;
+    }
+    ev.push(Event::CityBuilt { seat, hex });
+    exploration::city_built(s, hex);
+    gain(s, seat, hex, true, ev);
+    sequence::enter(s, Stage::Move, ev);
+}
+
+/// Rule 7.4, 8.1, 8.2: the unit a new town (infantry) or city (by terrain) adds.
+fn gain(s: &mut Viktory, seat: engine::Seat, hex: Hex, city: bool, ev: &mut Vec<Event>) {
+    let terrain = s.terrain(hex).unwrap_or(crate::board::Terrain::Plains);
+    let kind = if city {
+        s.rules.supported(true, terrain)[1].unwrap_or(crate::unit::UnitKind::Infantry)
+    } else {
+        crate::unit::UnitKind::Infantry
+    };
+    *s.players[seat.index()].reserve.get_mut(kind) += 1;
+    ev.push(Event::UnitGained { seat, kind });
+}

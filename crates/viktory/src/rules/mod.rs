@@ -1,0 +1,16 @@
+//! The rules, one module per rulebook section.
+
+pub mod battle;
+pub mod bombard;
+pub mod building;
+pub mod capital;
+pub mod casualties;
+pub mod exploration;
+pub mod movement;
+pub mod naval;
+pub mod opening;
+pub mod reserve;
+pub mod sequence;
+pub mod victory;
+
+pub use crate::options::{DicePerKind, Suppression, Victory};

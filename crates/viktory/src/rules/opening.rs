@@ -1,0 +1,140 @@
+//! 4.0 Starting the Game: the first player, and each player's first turn that builds
+//! his capital.
+
+use engine::Seat;
+use hexmap::{Board, Hex};
+
+use crate::board::start_groups;
+use crate::error::{RuleError, refuse};
+use crate::event::Event;
+use crate::rules::{exploration, reserve, sequence};
+use crate::state::{Stage, Town, Viktory};
+use crate::unit::UnitKind;
+
+/// Rule 4.0 step 1: the first player is drawn; play passes clockwise.
+pub fn apply_first_player(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
+    s.turn.first = seat;
+    ev.push(Event::FirstPlayer { seat });
+    begin(s, seat, ev);
+}
+
+/// Rule 4.0 step 2: `seat` reveals his start group.
+fn begin(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
+    let groups = start_groups(s.rules.side(), s.rules.players, s.rules.start_group);
+    let group = groups[seat.index()].clone();
+    s.turn.active = seat;
+    s.turn.stage = Stage::Opening;
+    s.turn.number = 0;
+    s.turn.capital_candidates.clone_from(&group);
+    ev.push(Event::TurnStarted { seat, turn: 0 });
+    exploration::queue(s, group);
+}
+
+/// Whether `hex` may hold `seat`'s capital: a revealed land hex among the candidates,
+/// free of units, not adjacent to any town or city (7.21).
+pub fn check_capital(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
+    if !s.turn.capital_candidates.contains(&hex) {
+        return refuse(
+            "not_start_hex",
+            "4.0",
+            format!("{hex} is not one of the revealed starting hexes"),
+        );
+    }
+    if !s.terrain(hex).is_some_and(crate::board::Terrain::is_land) {
+        return refuse(
+            "not_land",
+            "4.0",
+            format!("the capital must be on land; {hex} is not"),
+        );
+    }
+    if s.town(hex).is_some() || hex.neighbors().iter().any(|&n| s.town(n).is_some()) {
+        return refuse(
+            "town_adjacent",
+            "7.21",
+            format!("{hex} is next to a town or city"),
+        );
+    }
+    if s.units_at(hex).next().is_some() {
+        return refuse("occupied", "7.22", format!("{hex} holds units"));
+    }
+    Ok(())
+}
+
+/// Rule 4.0 steps 2–4: the capital town, its infantry to the reserve and from there to
+/// the capital; then the next player's opening, or the first real turn.
+pub fn apply_capital(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
+    let seat = s.turn.active;
+    s.cell_mut(hex).town = Some(Town {
+        owner: seat,
+        city: false,
+        capital_of: Some(seat),
+    });
+    ev.push(Event::CapitalFounded { seat, hex });
+    exploration::town_built(s, hex);
+    s.players[seat.index()].reserve.infantry += 1;
+    ev.push(Event::UnitGained {
+        seat,
+        kind: UnitKind::Infantry,
+    });
+    reserve::put_on_map(s, seat, UnitKind::Infantry, hex, ev);
+    s.turn.capital_candidates.clear();
+    next_opening(s, ev);
+}
+
+fn next_opening(s: &mut Viktory, ev: &mut Vec<Event>) {
+    s.turn.openings_done += 1;
+    let n = s.rules.players;
+    if s.turn.openings_done >= n {
+        s.turn.number = 1;
+        let first = s.turn.first;
+        match (0..n)
+            .map(|k| Seat((first.0 + k) % n))
+            .find(|p| !s.players[p.index()].eliminated)
+        {
+            Some(seat) => sequence::start_turn(s, seat, ev),
+            None => crate::rules::victory::finish(s, vec![], "no player could found a capital", ev),
+        }
+    } else {
+        let next = Seat((s.turn.active.0 + 1) % n);
+        begin(s, next, ev);
+    }
+}
+
+/// After the reveals: wait for the capital choice, or reveal the hexes around
+/// the candidates and widen the choice until a land hex is found.
+pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
+    if s.turn
+        .capital_candidates
+        .iter()
+        .any(|&h| check_capital(s, h).is_ok())
+    {
+        return false;
+    }
+    let mut frontier: Vec<Hex> = s
+        .turn
+        .capital_candidates
+        .iter()
+        .flat_map(|h| h.neighbors())
+        .filter(|&h| {
+            s.board.contains(h)
+                && !s.board.is_perimeter(h)
+                && !s.turn.capital_candidates.contains(&h)
+        })
+        .collect();
+    frontier.sort();
+    frontier.dedup();
+    if frontier.is_empty() {
+        // No land can ever be found (a custom bank without land): the player cannot
+        // found a capital and is out, so the game always goes on.
+        let seat = s.turn.active;
+        s.players[seat.index()].eliminated = true;
+        ev.push(Event::Eliminated { seat });
+        s.turn.capital_candidates.clear();
+        next_opening(s, ev);
+        return true;
+    }
+    s.turn.capital_candidates.extend(frontier.iter().copied());
+    s.turn.capital_candidates.sort();
+    exploration::queue(s, frontier);
+    true
+}

@@ -1,0 +1,239 @@
+//! 13.0 Reserve Placement: capacities by town, city and terrain (13.11, 13.12), the
+//! adjacent-enemy restriction (13.2), frigates beside forest cities or in the nearest
+//! water (13.3), the capital exception (13.4), the frigate placement naval battle
+//! (13.5), and the lost-capital limits (14.0).
+
+use engine::Seat;
+use hexmap::Hex;
+
+use crate::board::Terrain;
+use crate::error::{RuleError, refuse};
+use crate::event::Event;
+use crate::rules::{battle, exploration};
+use crate::state::{Placed, Viktory};
+use crate::unit::{Unit, UnitId, UnitKind};
+
+/// Puts a reserve unit on the map at `hex`; like any unit entering a hex it reveals the
+/// neighbours (9.2; ruling H-2).
+pub fn put_on_map(
+    s: &mut Viktory,
+    seat: Seat,
+    kind: UnitKind,
+    hex: Hex,
+    ev: &mut Vec<Event>,
+) -> UnitId {
+    *s.players[seat.index()].reserve.get_mut(kind) -= 1;
+    let id = UnitId(s.next_unit);
+    s.next_unit += 1;
+    s.units.push(Unit {
+        id,
+        owner: seat,
+        kind,
+        hex,
+        aboard: None,
+        mp: 0,
+        done: true,
+        attacked: false,
+        transported: false,
+        entered_from: None,
+        loads: 0,
+        drop: None,
+    });
+    ev.push(Event::UnitPlaced {
+        seat,
+        unit: id,
+        kind,
+        hex,
+    });
+    exploration::unit_entered(s, hex);
+    id
+}
+
+/// Rule 13.3: the water hexes a frigate may be placed in through `town`: the adjacent
+/// water, or, if none, the nearest revealed water hexes.
+pub fn frigate_hexes(s: &Viktory, town: Hex) -> Vec<Hex> {
+    let water = |h: &Hex| s.terrain(*h) == Some(Terrain::Water);
+    let adjacent: Vec<Hex> = town.neighbors().into_iter().filter(water).collect();
+    if !adjacent.is_empty() {
+        let mut a = adjacent;
+        a.sort();
+        return a;
+    }
+    let radius = s.board.radius() * 2;
+    for r in 2..=radius {
+        let mut ring: Vec<Hex> = town.ring(r).into_iter().filter(water).collect();
+        if !ring.is_empty() {
+            ring.sort();
+            return ring;
+        }
+    }
+    vec![]
+}
+
+/// Rule 13.2: an enemy military unit (land or naval) next to `town`.
+fn enemy_adjacent(s: &Viktory, seat: Seat, town: Hex) -> bool {
+    town.neighbors().iter().any(|&n| s.enemy_units_at(n, seat))
+}
+
+/// Rule 13.0–13.4, 14.0: may the active player place a `kind` through `town` at `to`?
+pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<(), RuleError> {
+    let seat = s.turn.active;
+    if s.players[seat.index()].reserve.get(kind) == 0 {
+        return refuse(
+            "not_in_reserve",
+            "13.0",
+            format!("you have no {kind} in your reserve"),
+        );
+    }
+    let Some(t) = s.town(town).filter(|t| t.owner == seat) else {
+        return refuse(
+            "not_your_town",
+            "13.1",
+            format!("{town} holds none of your towns or cities"),
+        );
+    };
+    let frigate = kind == UnitKind::Frigate;
+    let capital = t.capital_of == Some(seat);
+    let held = s.holds_capital(seat);
+    if frigate {
+        if s.terrain(to) != Some(Terrain::Water) {
+            return refuse(
+                "not_water",
+                "13.3",
+                format!("frigates are placed on water; {to} is not"),
+            );
+        }
+    } else if to != town {
+        return refuse(
+            "wrong_hex",
+            "13.1",
+            format!("land units are placed in the town or city itself, not {to}"),
+        );
+    }
+    if capital {
+        // 13.4: anything, any number, frigates in the adjacent water; no 13.2.
+        if frigate && to.distance(town) != 1 {
+            return refuse(
+                "not_adjacent",
+                "13.4",
+                format!("{to} is not next to your capital"),
+            );
+        }
+        return Ok(());
+    }
+    if !held && kind != UnitKind::Infantry {
+        return refuse(
+            "capital_lost",
+            "14.0",
+            format!("without your capital, your {kind} stays in reserve"),
+        );
+    }
+    if enemy_adjacent(s, seat, town) {
+        return refuse(
+            "enemy_adjacent",
+            "13.2",
+            format!("enemy units are next to {town}"),
+        );
+    }
+    let terrain = s.terrain(town).unwrap_or(Terrain::Plains);
+    // 14.0: cities act as towns while the capital is lost.
+    let city = t.city && held;
+    let capacity = s
+        .rules
+        .supported(city, terrain)
+        .into_iter()
+        .flatten()
+        .filter(|&k| k == kind)
+        .count();
+    let used = s
+        .turn
+        .placed
+        .iter()
+        .filter(|p| p.town == town && p.kind == kind)
+        .count();
+    if used >= capacity {
+        return refuse(
+            "capacity",
+            "13.11",
+            if capacity == 0 {
+                format!("a {kind} cannot be placed through {town}")
+            } else {
+                format!("{town} takes no more {kind} this turn")
+            },
+        );
+    }
+    if frigate && !frigate_hexes(s, town).contains(&to) {
+        return refuse(
+            "frigate_hex",
+            "13.3",
+            format!("{to} is not next to {town}, nor the nearest water to it"),
+        );
+    }
+    Ok(())
+}
+
+/// Places the unit; a frigate meeting an enemy frigate will fight after placement (13.5).
+pub fn apply_place(s: &mut Viktory, kind: UnitKind, town: Hex, to: Hex, ev: &mut Vec<Event>) {
+    let seat = s.turn.active;
+    s.turn.placed.push(Placed { town, kind });
+    put_on_map(s, seat, kind, to, ev);
+    if kind == UnitKind::Frigate
+        && s.enemy_units_at(to, seat)
+        && let Err(i) = s.turn.placement_battles.binary_search(&to)
+    {
+        s.turn.placement_battles.insert(i, to);
+    }
+}
+
+/// Every placement that could be made now (candidates, checked).
+pub fn placements(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
+    let seat = s.turn.active;
+    let reserve = s.players[seat.index()].reserve;
+    let towns: Vec<Hex> = s
+        .towns()
+        .filter(|(_, t)| t.owner == seat)
+        .map(|(h, _)| h)
+        .collect();
+    let mut v = Vec::new();
+    for kind in UnitKind::ALL.into_iter().filter(|&k| reserve.get(k) > 0) {
+        for &town in &towns {
+            if kind == UnitKind::Frigate {
+                let mut hexes = frigate_hexes(s, town);
+                hexes.extend(
+                    town.neighbors()
+                        .into_iter()
+                        .filter(|h| s.terrain(*h) == Some(Terrain::Water)),
+                );
+                hexes.sort();
+                hexes.dedup();
+                v.extend(hexes.into_iter().map(|h| (kind, town, h)));
+            } else {
+                v.push((kind, town, town));
+            }
+        }
+    }
+    v.retain(|&(k, t, h)| check_place(s, k, t, h).is_ok());
+    v
+}
+
+/// Whether any placement is possible (otherwise the phase ends by itself).
+pub fn any_placement(s: &Viktory) -> bool {
+    !placements(s).is_empty()
+}
+
+/// Rule 13.5: starts the next frigate placement naval battle, if any is left.
+pub fn start_placement_battle(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
+    let seat = s.turn.active;
+    while let Some(hex) = s.turn.placement_battles.first().copied() {
+        s.turn.placement_battles.remove(0);
+        let mine = s
+            .units
+            .iter()
+            .any(|u| u.hex == hex && u.owner == seat && u.kind == UnitKind::Frigate);
+        if mine && s.enemy_units_at(hex, seat) {
+            battle::start(s, hex, seat, true, ev);
+            return true;
+        }
+    }
+    false
+}

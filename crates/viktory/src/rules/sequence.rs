@@ -1,0 +1,237 @@
+//! 6.0 Sequence of Play: who decides now, and how the turn moves on by itself
+//! between decisions.
+
+use engine::{Seat, ToMove};
+
+use crate::event::Event;
+use crate::rules::{battle, bombard, capital, casualties, opening, reserve, victory};
+use crate::state::{BattleStep, Stage, Viktory};
+use crate::unit::UnitKind;
+
+/// Who must decide now.
+pub fn to_move(s: &Viktory) -> ToMove {
+    if let Some(o) = &s.outcome {
+        return ToMove::Over(o.clone());
+    }
+    if !s.reveals.is_empty() {
+        return ToMove::Chance;
+    }
+    if let Some(b) = &s.bombard {
+        return match b.roll {
+            None => ToMove::Chance,
+            Some(_) => casualties::pending(s).map_or(ToMove::Chance, |c| ToMove::Seat(c.chooser)),
+        };
+    }
+    if let Some(b) = &s.battle {
+        return match b.step {
+            BattleStep::PreBattleFire | BattleStep::AttackerFire | BattleStep::DefenderFire => {
+                ToMove::Chance
+            }
+            BattleStep::PreBattleCasualties | BattleStep::Casualties => {
+                casualties::pending(s).map_or(ToMove::Chance, |c| ToMove::Seat(c.chooser))
+            }
+            BattleStep::RetreatOption | BattleStep::Retreating => ToMove::Seat(b.attacker),
+        };
+    }
+    if let Some(c) = &s.capture {
+        return ToMove::Seat(c.loser);
+    }
+    match s.turn.stage {
+        Stage::FirstPlayer | Stage::Start | Stage::PlacementBattles => ToMove::Chance,
+        Stage::Opening | Stage::Build | Stage::Move | Stage::Place => ToMove::Seat(s.turn.active),
+    }
+}
+
+/// The kind of chance event waiting (when [`to_move`] says chance).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Chance {
+    /// A face-down tile is revealed.
+    Reveal,
+    /// The first player is drawn.
+    FirstPlayer,
+    /// A die is rolled.
+    Die,
+}
+
+/// Which chance event is waiting.
+pub fn chance_kind(s: &Viktory) -> Chance {
+    if !s.reveals.is_empty() {
+        Chance::Reveal
+    } else if s.bombard.is_none() && s.battle.is_none() && s.turn.stage == Stage::FirstPlayer {
+        Chance::FirstPlayer
+    } else {
+        Chance::Die
+    }
+}
+
+/// Runs everything that needs no decision and no chance, until one of them is needed
+/// or the game is over. Every apply ends with this, so every reachable state waits
+/// for a real decision or a real chance event.
+pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) {
+    loop {
+        if s.outcome.is_some() || !s.reveals.is_empty() {
+            return;
+        }
+        if s.bombard.is_some() {
+            if bombard::advance(s, ev) {
+                continue;
+            }
+            return;
+        }
+        if s.battle.is_some() {
+            if battle::advance(s, ev) {
+                continue;
+            }
+            return;
+        }
+        if s.capture.is_some() {
+            if capital::advance(s, ev) {
+                continue;
+            }
+            return;
+        }
+        let progressed = match s.turn.stage {
+            Stage::FirstPlayer => false,
+            Stage::Opening => opening::advance(s, ev),
+            Stage::Start => start_of_turn(s, ev),
+            Stage::Build => {
+                if crate::legal::any_build(s) {
+                    false
+                } else {
+                    enter(s, Stage::Move, ev);
+                    true
+                }
+            }
+            Stage::Move => {
+                // Pending battles whose enemy vanished (an elimination) are void.
+                let vanished: Vec<_> = s
+                    .turn
+                    .pending_battles
+                    .iter()
+                    .copied()
+                    .filter(|&h| !s.is_enemy_hex(h, s.turn.active))
+                    .collect();
+                s.turn.pending_battles.retain(|h| !vanished.contains(h));
+                !vanished.is_empty()
+            }
+            Stage::Place => {
+                if reserve::any_placement(s) {
+                    false
+                } else {
+                    enter(s, Stage::PlacementBattles, ev);
+                    true
+                }
+            }
+            Stage::PlacementBattles => {
+                if !reserve::start_placement_battle(s, ev) {
+                    end_turn(s, ev);
+                }
+                true
+            }
+        };
+        if !progressed {
+            return;
+        }
+    }
+}
+
+/// Enters a phase of the active player's turn.
+pub fn enter(s: &mut Viktory, stage: Stage, ev: &mut Vec<Event>) {
+    s.turn.stage = stage;
+    if matches!(stage, Stage::Build | Stage::Move | Stage::Place) {
+        ev.push(Event::PhaseStarted { stage });
+    }
+    if stage == Stage::Move {
+        // A frigate in port may not be left there; nothing else carries over.
+        s.turn.moving = None;
+    }
+}
+
+/// The start of a player turn (5.4, 5.5, 7.1): victory by points, the doomsday die,
+/// then building.
+fn start_of_turn(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
+    let seat = s.turn.active;
+    if victory::race_won(s, seat, ev) {
+        return true;
+    }
+    if victory::doomsday_roll_due(s) {
+        return false; // a chance node: the doomsday die
+    }
+    s.turn.can_build = s.holds_capital(seat);
+    enter(s, Stage::Build, ev);
+    true
+}
+
+/// Ends the active player's turn and starts the next live player's (6.0).
+pub fn end_turn(s: &mut Viktory, ev: &mut Vec<Event>) {
+    let n = s.rules.players;
+    let mut next = s.turn.active;
+    let mut new_round = false;
+    for _ in 0..n {
+        next = Seat((next.0 + 1) % n);
+        if next == s.turn.first {
+            new_round = true;
+        }
+        if !s.players[next.index()].eliminated {
+            break;
+        }
+    }
+    if new_round {
+        s.turn.number += 1;
+        if victory::turn_limit_reached(s, ev) {
+            return;
+        }
+    }
+    start_turn(s, next, ev);
+}
+
+/// Starts `seat`'s player turn: fresh movement for its units, an empty turn record.
+pub fn start_turn(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
+    let allow = s.rules.movement;
+    let mut started_here = Vec::new();
+    let cargo_counts: Vec<(crate::unit::UnitId, u8)> = s
+        .units
+        .iter()
+        .filter(|u| u.kind == UnitKind::Frigate)
+        .map(|f| {
+            (
+                f.id,
+                s.units.iter().filter(|c| c.aboard == Some(f.id)).count() as u8,
+            )
+        })
+        .collect();
+    for u in &mut s.units {
+        let mine = u.owner == seat;
+        u.mp = if mine { allow.get(u.kind) } else { 0 };
+        u.done = !mine;
+        u.attacked = false;
+        u.transported = false;
+        u.entered_from = None;
+        u.drop = None;
+        u.loads = cargo_counts
+            .iter()
+            .find(|(id, _)| *id == u.id)
+            .map_or(0, |(_, c)| *c);
+        if mine && u.kind.is_land() && u.aboard.is_none() {
+            started_here.push(u.hex);
+        }
+    }
+    started_here.sort();
+    started_here.dedup();
+    let t = &mut s.turn;
+    t.active = seat;
+    t.started_here = started_here;
+    t.built = None;
+    t.battle_hexes.clear();
+    t.pending_battles.clear();
+    t.moving = None;
+    t.placed.clear();
+    t.placement_battles.clear();
+    t.doomsday_rolled = false;
+    t.can_build = false;
+    t.stage = Stage::Start;
+    ev.push(Event::TurnStarted {
+        seat,
+        turn: t.number,
+    });
+}

@@ -1,0 +1,869 @@
+//! The game state, and the setup that describes any position.
+
+use engine::{Outcome, Problem, Seat, SetupErrors};
+use hexmap::{Board, Grid, Hex, HexagonBoard};
+use serde::{Deserialize, Serialize};
+
+use crate::board::{Terrain, TileBank, board};
+use crate::options::Rules;
+use crate::unit::{Reserve, Unit, UnitId, UnitKind};
+
+/// A town or city on the map (7.2), with the capital marker if one lies there (4.0, 14.0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Town {
+    /// Current owner.
+    pub owner: Seat,
+    /// A city (upgraded town).
+    pub city: bool,
+    /// Whose capital marker lies here; it stays when the town is captured (14.0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capital_of: Option<Seat>,
+}
+
+/// What one hex holds besides units.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cell {
+    /// The terrain, once revealed; `None` while the tile is face down.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub terrain: Option<Terrain>,
+    /// A town or city.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub town: Option<Town>,
+}
+
+/// A revealed tile in a setup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TileSetup {
+    /// Where.
+    pub hex: Hex,
+    /// Its terrain.
+    pub terrain: Terrain,
+}
+
+/// A town or city in a setup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TownSetup {
+    /// Where.
+    pub hex: Hex,
+    /// The town.
+    #[serde(flatten)]
+    pub town: Town,
+}
+
+/// Per-player bookkeeping.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Player {
+    /// The Reserve box (13.0).
+    #[serde(default)]
+    pub reserve: Reserve,
+    /// Out of the game.
+    #[serde(default)]
+    pub eliminated: bool,
+    /// A coin lies by this player's capital (5.5).
+    #[serde(default)]
+    pub doomsday_marked: bool,
+}
+
+/// Where a player turn stands (4.0, 6.0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// The first player is drawn (4.0 step 1).
+    #[default]
+    FirstPlayer,
+    /// The active player reveals his start group and builds his capital (4.0 steps 2–4).
+    Opening,
+    /// The start of a player turn: victory checks, the doomsday die (5.4, 5.5).
+    Start,
+    /// Building phase (7.0).
+    Build,
+    /// Movement and combat phase (9.0–12.0).
+    Move,
+    /// Reserve placement phase (13.0).
+    Place,
+    /// Frigate placement naval battles (13.5), then the turn ends.
+    PlacementBattles,
+}
+
+/// A unit placed this phase, against the placement capacity of a town or city (13.11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placed {
+    /// The town or city it was placed through.
+    pub town: Hex,
+    /// Its type.
+    pub kind: UnitKind,
+}
+
+/// The turn: whose, which phase, and what has happened in it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    /// Game turn: 0 while capitals are being built, then 1, 2, ...
+    #[serde(default)]
+    pub number: u16,
+    /// The player whose turn it is.
+    #[serde(default)]
+    pub active: Seat,
+    /// The first player (4.0 step 1).
+    #[serde(default)]
+    pub first: Seat,
+    /// The phase.
+    #[serde(default)]
+    pub stage: Stage,
+    /// Opening: how many players have built their capital.
+    #[serde(default)]
+    pub openings_done: u8,
+    /// Opening: the revealed hexes the capital may be chosen from (4.0 step 2, R-6).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub capital_candidates: Vec<Hex>,
+    /// 7.1: the player held his capital at the start of the turn.
+    #[serde(default)]
+    pub can_build: bool,
+    /// The doomsday die was rolled this turn (5.5).
+    #[serde(default)]
+    pub doomsday_rolled: bool,
+    /// hexes where the active player's land units began the turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub started_here: Vec<Hex>,
+    /// 9.13, 9.32: the town built this turn (not yet a road end or a port).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub built: Option<Hex>,
+    /// 12.2, R-16: hexes where a battle was fought this turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub battle_hexes: Vec<Hex>,
+    /// Hexes the active player has entered to fight, battles not yet started (12.0).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pending_battles: Vec<Hex>,
+    /// the unit now moving (moving or embarking another ends its move).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moving: Option<UnitId>,
+    /// 13.11: units placed this phase.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub placed: Vec<Placed>,
+    /// 13.5: water hexes where a placed frigate met an enemy frigate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub placement_battles: Vec<Hex>,
+}
+
+/// Hits to be assigned as casualties (10.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Hits {
+    /// Rolls of 1: the firing player chooses the casualty.
+    pub tactical: u8,
+    /// Other hits: the owner chooses.
+    pub regular: u8,
+}
+
+impl Hits {
+    /// Hits from a set of dice (10.1): `hit_max` or less hits, 1 is tactical.
+    pub fn from_rolls(rolls: &[u8], hit_max: u8) -> Hits {
+        let tactical = rolls.iter().filter(|&&r| r == 1).count() as u8;
+        let regular = rolls.iter().filter(|&&r| r > 1 && r <= hit_max).count() as u8;
+        Hits { tactical, regular }
+    }
+
+    /// All hits.
+    pub const fn total(&self) -> u8 {
+        self.tactical + self.regular
+    }
+}
+
+/// The steps of a battle (12.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BattleStep {
+    /// Step 0: attacking artillery fires.
+    PreBattleFire,
+    /// Step 0: its casualties are chosen and removed at once.
+    PreBattleCasualties,
+    /// Step 1: the attacker's fire round.
+    AttackerFire,
+    /// Step 2: the defender's fire round.
+    DefenderFire,
+    /// Casualties of both sides are chosen, then removed together.
+    Casualties,
+    /// Step 3: the attacker may retreat or fight on.
+    RetreatOption,
+    /// Step 3: the attacker is retreating every unit.
+    Retreating,
+}
+
+/// A battle in progress (12.0).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Battle {
+    /// The battle hex.
+    pub hex: Hex,
+    /// The player whose turn it is.
+    pub attacker: Seat,
+    /// The other side.
+    pub defender: Seat,
+    /// Frigate against frigate in a water hex.
+    pub naval: bool,
+    /// A frigate placement naval battle (13.5): no retreat.
+    #[serde(default)]
+    pub placement: bool,
+    /// Battle round, from 1 (0 during pre-battle fire).
+    pub round: u8,
+    /// The step.
+    pub step: BattleStep,
+    /// Dice still to roll in this fire step.
+    pub to_roll: u8,
+    /// Dice rolled so far in this fire step.
+    #[serde(default)]
+    pub rolls: Vec<u8>,
+    /// Hits on the defender still to assign.
+    #[serde(default)]
+    pub defender_hits: Hits,
+    /// Hits on the attacker still to assign.
+    #[serde(default)]
+    pub attacker_hits: Hits,
+    /// Dice the defender's military units lose this round (12.31).
+    #[serde(default)]
+    pub suppressed: u8,
+    /// Casualties noted this round, removed together (12.3 step 2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub marked: Vec<UnitId>,
+    /// Hexes that attacking units entered the battle hex from: the only retreat hexes.
+    #[serde(default)]
+    pub entries: Vec<Hex>,
+}
+
+/// A bombardment in progress (11.0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Bombardment {
+    /// The bombarding unit.
+    pub unit: UnitId,
+    /// Its owner.
+    pub attacker: Seat,
+    /// The target hex.
+    pub target: Hex,
+    /// The owner of the units there.
+    pub defender: Seat,
+    /// The die, once rolled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<u8>,
+}
+
+/// Units a player owes after losing a town or city (10.2, R-17).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Capture {
+    /// The captured hex.
+    pub hex: Hex,
+    /// The player who lost it and must give up units.
+    pub loser: Seat,
+    /// The kinds still owed, in order.
+    pub owed: Vec<UnitKind>,
+}
+
+/// Any VIKTORY position, valid or not: the wire and file form of a game state.
+///
+/// Only `rules` is required. Perimeter hexes are water and revealed; interior hexes not
+/// listed in `tiles` are face down. `bank` defaults to the rules' tile bank minus the
+/// revealed interior tiles.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The rules in force.
+    pub rules: Rules,
+    /// Revealed interior tiles.
+    #[serde(default)]
+    pub tiles: Vec<TileSetup>,
+    /// Face-down tiles left, by terrain.
+    #[serde(default)]
+    pub bank: Option<TileBank>,
+    /// Towns and cities.
+    #[serde(default)]
+    pub towns: Vec<TownSetup>,
+    /// Units on the map.
+    #[serde(default)]
+    pub units: Vec<Unit>,
+    /// Per-player state, index = seat; missing players start empty.
+    #[serde(default)]
+    pub players: Vec<Player>,
+    /// The turn.
+    #[serde(default)]
+    pub turn: Turn,
+    /// Hexes waiting to be revealed, in order.
+    #[serde(default)]
+    pub reveals: Vec<Hex>,
+    /// A battle in progress.
+    #[serde(default)]
+    pub battle: Option<Battle>,
+    /// A bombardment in progress.
+    #[serde(default)]
+    pub bombard: Option<Bombardment>,
+    /// Units owed after a capture.
+    #[serde(default)]
+    pub capture: Option<Capture>,
+    /// The doomsday clock has started (5.5).
+    #[serde(default)]
+    pub doomsday: bool,
+    /// The id the next unit placed on the map gets (default: one past the largest).
+    #[serde(default)]
+    pub next_unit: Option<u16>,
+    /// How the game ended.
+    #[serde(default)]
+    pub outcome: Option<Outcome>,
+}
+
+impl Setup {
+    /// A game at its very start: the first player is about to be drawn.
+    pub fn new(rules: Rules) -> Setup {
+        Setup {
+            rules,
+            tiles: vec![],
+            bank: None,
+            towns: vec![],
+            units: vec![],
+            players: vec![],
+            turn: Turn::default(),
+            reveals: vec![],
+            battle: None,
+            bombard: None,
+            capture: None,
+            doomsday: false,
+            next_unit: None,
+            outcome: None,
+        }
+    }
+}
+
+/// A VIKTORY game state. Private fields, read accessors; cheap to clone.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Viktory {
+    pub(crate) rules: Rules,
+    pub(crate) board: HexagonBoard,
+    pub(crate) cells: Grid<Cell>,
+    pub(crate) bank: TileBank,
+    pub(crate) units: Vec<Unit>,
+    pub(crate) players: Vec<Player>,
+    pub(crate) turn: Turn,
+    pub(crate) reveals: Vec<Hex>,
+    pub(crate) battle: Option<Battle>,
+    pub(crate) bombard: Option<Bombardment>,
+    pub(crate) capture: Option<Capture>,
+    pub(crate) doomsday: bool,
+    pub(crate) next_unit: u16,
+    pub(crate) outcome: Option<Outcome>,
+}
+
+impl Viktory {
+    /// Validates a setup, reporting every problem at once.
+    pub fn from_setup(setup: &Setup) -> Result<Viktory, SetupErrors> {
+        setup.rules.validate()?;
+        let rules = setup.rules.clone();
+        let mut p: Vec<Problem> = Vec::new();
+        let n = rules.players;
+        let board = board(rules.side());
+        let mut cells: Grid<Cell> = Grid::from_board(&board, Cell::default());
+        for hex in board.perimeter() {
+            cells.get_hex_mut(&board, hex).expect("on board").terrain = Some(Terrain::Water);
+        }
+        let mut revealed_interior = TileBank::default();
+        for t in &setup.tiles {
+            match cells.get_hex_mut(&board, t.hex) {
+                None => p.push(Problem::new(
+                    "tile",
+                    format!("tile {} is off the board", t.hex),
+                )),
+                Some(_) if board.is_perimeter(t.hex) => {
+                    if t.terrain != Terrain::Water {
+                        p.push(Problem::with_rule(
+                            "tile",
+                            "3.2",
+                            format!("perimeter hex {} is water", t.hex),
+                        ));
+                    }
+                }
+                Some(c) if c.terrain.is_some() => p.push(Problem::new(
+                    "tile",
+                    format!("tile {} is listed twice", t.hex),
+                )),
+                Some(c) => {
+                    c.terrain = Some(t.terrain);
+                    *revealed_interior.get_mut(t.terrain) += 1;
+                }
+            }
+        }
+        let hidden = board
+            .hexes()
+            .filter(|&h| {
+                cells
+                    .get_hex(&board, h)
+                    .is_some_and(|c| c.terrain.is_none())
+            })
+            .count();
+        let bank = if let Some(b) = setup.bank {
+            b
+        } else {
+            let mut b = rules.bank();
+            for t in Terrain::ALL {
+                let (have, used) = (b.get(t), revealed_interior.get(t));
+                if used > have {
+                    p.push(Problem::with_rule(
+                        "bank",
+                        "R-4",
+                        format!("{used} {t} tiles are revealed but the bank holds only {have}"),
+                    ));
+                }
+                *b.get_mut(t) = have.saturating_sub(used);
+            }
+            b
+        };
+        if bank.total() != hidden as u32 {
+            p.push(Problem::with_rule(
+                "bank",
+                "R-4",
+                format!(
+                    "{hidden} hexes are face down but the bank holds {} tiles",
+                    bank.total()
+                ),
+            ));
+        }
+        let seat_ok = |s: Seat| s.0 < n;
+        for t in &setup.towns {
+            let town = t.town;
+            if !seat_ok(town.owner) || town.capital_of.is_some_and(|c| !seat_ok(c)) {
+                p.push(Problem::new(
+                    "seat",
+                    format!("the town at {} names a seat beyond {n} players", t.hex),
+                ));
+                continue;
+            }
+            match cells.get_hex_mut(&board, t.hex) {
+                None => p.push(Problem::new(
+                    "town",
+                    format!("town {} is off the board", t.hex),
+                )),
+                Some(c) if !c.terrain.is_some_and(Terrain::is_land) => {
+                    p.push(Problem::with_rule(
+                        "town",
+                        "7.21",
+                        format!("the town at {} is not on a revealed land hex", t.hex),
+                    ));
+                }
+                Some(c) if c.town.is_some() => {
+                    p.push(Problem::new("town", format!("two towns at {}", t.hex)));
+                }
+                Some(c) => c.town = Some(town),
+            }
+        }
+        for t in &setup.towns {
+            for nb in t.hex.neighbors() {
+                if setup.towns.iter().any(|o| o.hex == nb) && nb < t.hex {
+                    p.push(Problem::with_rule(
+                        "town",
+                        "7.21",
+                        format!("towns at {} and {nb} are adjacent", t.hex),
+                    ));
+                }
+            }
+        }
+        for s in 0..n {
+            let capitals = setup
+                .towns
+                .iter()
+                .filter(|t| t.town.capital_of == Some(Seat(s)))
+                .count();
+            if capitals > 1 {
+                p.push(Problem::with_rule(
+                    "capital",
+                    "4.0",
+                    format!("{} has {capitals} capitals", Seat(s)),
+                ));
+            }
+        }
+        let mut units = setup.units.clone();
+        units.sort_by_key(|u| u.id);
+        for w in units.windows(2) {
+            if w[0].id == w[1].id {
+                p.push(Problem::new(
+                    "unit",
+                    format!("unit id {} is used twice", w[0].id),
+                ));
+            }
+        }
+        for u in &units {
+            if !seat_ok(u.owner) {
+                p.push(Problem::new(
+                    "seat",
+                    format!("unit {} belongs to a seat beyond {n} players", u.id),
+                ));
+                continue;
+            }
+            let Some(cell) = cells.get_hex(&board, u.hex) else {
+                p.push(Problem::new(
+                    "unit",
+                    format!("unit {} is off the board at {}", u.id, u.hex),
+                ));
+                continue;
+            };
+            let Some(terrain) = cell.terrain else {
+                p.push(Problem::new(
+                    "unit",
+                    format!("unit {} stands on a face-down hex {}", u.id, u.hex),
+                ));
+                continue;
+            };
+            if let Some(f) = u.aboard {
+                match units.iter().find(|x| x.id == f) {
+                    Some(fr)
+                        if fr.kind == UnitKind::Frigate
+                            && fr.owner == u.owner
+                            && fr.hex == u.hex
+                            && fr.aboard.is_none() => {}
+                    _ => p.push(Problem::with_rule(
+                        "cargo",
+                        "9.45",
+                        format!("unit {} is aboard {f}, not an own frigate in its hex", u.id),
+                    )),
+                }
+                if !u.kind.is_land() {
+                    p.push(Problem::with_rule(
+                        "cargo",
+                        "9.41",
+                        format!("frigate {} cannot be cargo", u.id),
+                    ));
+                }
+            } else if u.kind.is_land() && !terrain.is_land() {
+                p.push(Problem::with_rule(
+                    "terrain",
+                    "9.1",
+                    format!("land unit {} is on water at {}", u.id, u.hex),
+                ));
+            } else if !u.kind.is_land() && terrain.is_land() {
+                let port = cell.town.is_some_and(|t| t.owner == u.owner)
+                    && setup.turn.moving == Some(u.id);
+                if !port {
+                    p.push(Problem::with_rule(
+                        "terrain",
+                        "9.3",
+                        format!("frigate {} is on land at {}", u.id, u.hex),
+                    ));
+                }
+            }
+        }
+        for f in units.iter().filter(|u| u.kind == UnitKind::Frigate) {
+            let cargo = units.iter().filter(|u| u.aboard == Some(f.id)).count();
+            if cargo > usize::from(rules.frigate_capacity) {
+                p.push(Problem::with_rule(
+                    "cargo",
+                    "9.41",
+                    format!("frigate {} carries {cargo} units", f.id),
+                ));
+            }
+        }
+        if setup.players.len() > usize::from(n) {
+            p.push(Problem::new(
+                "players",
+                format!("{} player entries for {n} players", setup.players.len()),
+            ));
+        }
+        let mut players = setup.players.clone();
+        players.resize(usize::from(n), Player::default());
+        let turn = setup.turn.clone();
+        if !seat_ok(turn.active) || !seat_ok(turn.first) {
+            p.push(Problem::new(
+                "seat",
+                "the turn names a seat beyond the players",
+            ));
+        }
+        for &h in turn
+            .started_here
+            .iter()
+            .chain(&turn.battle_hexes)
+            .chain(&turn.pending_battles)
+            .chain(&turn.capital_candidates)
+            .chain(&turn.placement_battles)
+            .chain(&setup.reveals)
+            .chain(turn.built.iter())
+        {
+            if !board.contains(h) {
+                p.push(Problem::new(
+                    "turn",
+                    format!("the turn names hex {h}, off the board"),
+                ));
+            }
+        }
+        for &h in &setup.reveals {
+            if cells
+                .get_hex(&board, h)
+                .is_some_and(|c| c.terrain.is_some())
+            {
+                p.push(Problem::new(
+                    "reveals",
+                    format!("hex {h} is queued for reveal but already revealed"),
+                ));
+            }
+        }
+        if let Some(m) = turn.moving
+            && !units.iter().any(|u| u.id == m)
+        {
+            p.push(Problem::new(
+                "turn",
+                format!("the moving unit {m} does not exist"),
+            ));
+        }
+        if let Some(b) = &setup.battle
+            && (!seat_ok(b.attacker) || !seat_ok(b.defender) || !board.contains(b.hex))
+        {
+            p.push(Problem::new(
+                "battle",
+                "the battle names a seat or hex that does not exist",
+            ));
+        }
+        if let Some(b) = &setup.bombard
+            && (!seat_ok(b.attacker)
+                || !seat_ok(b.defender)
+                || !board.contains(b.target)
+                || b.roll.is_some_and(|r| !(1..=6).contains(&r)))
+        {
+            p.push(Problem::new(
+                "bombard",
+                "the bombardment names a seat, hex or die that does not exist",
+            ));
+        }
+        if let Some(c) = &setup.capture
+            && (!seat_ok(c.loser) || !board.contains(c.hex))
+        {
+            p.push(Problem::new(
+                "capture",
+                "the capture names a seat or hex that does not exist",
+            ));
+        }
+        let largest = units.iter().map(|u| u.id.0).max();
+        let next_unit = setup
+            .next_unit
+            .unwrap_or_else(|| largest.map_or(0, |m| m + 1));
+        if largest.is_some_and(|m| next_unit <= m) {
+            p.push(Problem::new(
+                "next_unit",
+                "next_unit must be above every unit id",
+            ));
+        }
+        if !p.is_empty() {
+            return Err(SetupErrors(p));
+        }
+        Ok(Viktory {
+            rules,
+            board,
+            cells,
+            bank,
+            units,
+            players,
+            turn,
+            reveals: setup.reveals.clone(),
+            battle: setup.battle.clone(),
+            bombard: setup.bombard,
+            capture: setup.capture.clone(),
+            doomsday: setup.doomsday,
+            next_unit,
+            outcome: setup.outcome.clone(),
+        })
+    }
+
+    /// The setup that reproduces this state.
+    pub fn to_setup(&self) -> Setup {
+        let mut tiles = Vec::new();
+        let mut towns = Vec::new();
+        for (i, cell) in self.cells.iter().enumerate() {
+            let hex = self.board.hex_at(i).expect("dense grid");
+            if let Some(t) = cell.terrain
+                && !self.board.is_perimeter(hex)
+            {
+                tiles.push(TileSetup { hex, terrain: t });
+            }
+            if let Some(town) = cell.town {
+                towns.push(TownSetup { hex, town });
+            }
+        }
+        Setup {
+            rules: self.rules.clone(),
+            tiles,
+            bank: Some(self.bank),
+            towns,
+            units: self.units.clone(),
+            players: self.players.clone(),
+            turn: self.turn.clone(),
+            reveals: self.reveals.clone(),
+            battle: self.battle.clone(),
+            bombard: self.bombard,
+            capture: self.capture.clone(),
+            doomsday: self.doomsday,
+            next_unit: Some(self.next_unit),
+            outcome: self.outcome.clone(),
+        }
+    }
+
+    // ----- read accessors -----
+
+    /// The rules in force.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The board.
+    pub fn board(&self) -> HexagonBoard {
+        self.board
+    }
+
+    /// The cell at `hex` (`None` off the board).
+    pub fn cell(&self, hex: Hex) -> Option<&Cell> {
+        self.cells.get_hex(&self.board, hex)
+    }
+
+    pub(crate) fn cell_mut(&mut self, hex: Hex) -> &mut Cell {
+        self.cells
+            .get_hex_mut(&self.board, hex)
+            .expect("hex on the board")
+    }
+
+    /// Revealed terrain at `hex`.
+    pub fn terrain(&self, hex: Hex) -> Option<Terrain> {
+        self.cell(hex).and_then(|c| c.terrain)
+    }
+
+    /// The town or city at `hex`.
+    pub fn town(&self, hex: Hex) -> Option<Town> {
+        self.cell(hex).and_then(|c| c.town)
+    }
+
+    /// Every town and city with its hex, in hex order.
+    pub fn towns(&self) -> impl Iterator<Item = (Hex, Town)> + '_ {
+        self.cells.iter().enumerate().filter_map(|(i, c)| {
+            c.town
+                .map(|t| (self.board.hex_at(i).expect("dense grid"), t))
+        })
+    }
+
+    /// The face-down tiles left.
+    pub fn bank(&self) -> TileBank {
+        self.bank
+    }
+
+    /// All units on the map, by id.
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// The unit with this id.
+    pub fn unit(&self, id: UnitId) -> Option<&Unit> {
+        self.units
+            .binary_search_by_key(&id, |u| u.id)
+            .ok()
+            .map(|i| &self.units[i])
+    }
+
+    pub(crate) fn unit_mut(&mut self, id: UnitId) -> &mut Unit {
+        let i = self
+            .units
+            .binary_search_by_key(&id, |u| u.id)
+            .expect("unit exists");
+        &mut self.units[i]
+    }
+
+    /// Units in a hex (cargo included).
+    pub fn units_at(&self, hex: Hex) -> impl Iterator<Item = &Unit> + '_ {
+        self.units.iter().filter(move |u| u.hex == hex)
+    }
+
+    /// Per-player state.
+    pub fn player(&self, seat: Seat) -> &Player {
+        &self.players[seat.index()]
+    }
+
+    /// The turn.
+    pub fn turn(&self) -> &Turn {
+        &self.turn
+    }
+
+    /// The battle in progress.
+    pub fn battle(&self) -> Option<&Battle> {
+        self.battle.as_ref()
+    }
+
+    /// The bombardment in progress.
+    pub fn bombardment(&self) -> Option<&Bombardment> {
+        self.bombard.as_ref()
+    }
+
+    /// The capture awaiting the loser's choices.
+    pub fn capture(&self) -> Option<&Capture> {
+        self.capture.as_ref()
+    }
+
+    /// Hexes waiting to be revealed.
+    pub fn pending_reveals(&self) -> &[Hex] {
+        &self.reveals
+    }
+
+    /// Whether the doomsday clock runs.
+    pub fn doomsday(&self) -> bool {
+        self.doomsday
+    }
+
+    /// The outcome, once the game is over.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    // ----- derived facts used by many rules -----
+
+    /// Whether `seat` holds its own capital (14.0).
+    pub fn holds_capital(&self, seat: Seat) -> bool {
+        self.towns()
+            .any(|(_, t)| t.capital_of == Some(seat) && t.owner == seat)
+    }
+
+    /// Whether `hex` holds a military unit of a player other than `seat` (cargo counts
+    /// through its frigate, so it is skipped).
+    pub fn enemy_units_at(&self, hex: Hex, seat: Seat) -> bool {
+        self.units
+            .iter()
+            .any(|u| u.hex == hex && u.owner != seat && u.aboard.is_none())
+    }
+
+    /// Whether `hex` is an enemy hex for `seat`: enemy units, or an enemy town or city.
+    pub fn is_enemy_hex(&self, hex: Hex, seat: Seat) -> bool {
+        self.enemy_units_at(hex, seat) || self.town(hex).is_some_and(|t| t.owner != seat)
+    }
+
+    /// The units `kind`-wise that `seat`'s towns and cities support (8.0).
+    pub fn supported(&self, seat: Seat) -> Reserve {
+        let mut r = Reserve::default();
+        for (hex, t) in self.towns().filter(|(_, t)| t.owner == seat) {
+            let terrain = self.terrain(hex).unwrap_or(Terrain::Plains);
+            for k in self.rules.supported(t.city, terrain).into_iter().flatten() {
+                *r.get_mut(k) += 1;
+            }
+        }
+        r
+    }
+
+    /// Units `seat` has on the map (cargo included) and in reserve, by kind.
+    pub fn on_hand(&self, seat: Seat) -> Reserve {
+        let mut r = self.players[seat.index()].reserve;
+        for u in self.units.iter().filter(|u| u.owner == seat) {
+            *r.get_mut(u.kind) += 1;
+        }
+        r
+    }
+
+    /// Empire points (5.3): 1 per town, 2 per city.
+    pub fn score(&self, seat: Seat) -> u16 {
+        self.towns()
+            .filter(|(_, t)| t.owner == seat)
+            .map(|(_, t)| if t.city { 2 } else { 1 })
+            .sum()
+    }
+
+    /// Whether every one of `hexes` is on the board and revealed.
+    pub(crate) fn revealed(&self, hex: Hex) -> bool {
+        self.terrain(hex).is_some()
+    }
+
+    /// Seats still in the game.
+    pub fn live_seats(&self) -> impl Iterator<Item = Seat> + '_ {
+        (0..self.rules.players)
+            .map(Seat)
+            .filter(|s| !self.players[s.index()].eliminated)
+    }
+}

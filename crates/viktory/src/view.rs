@@ -1,0 +1,32 @@
+//! What a seat sees. In the classic rules everything on the table is public except the
+//! face-down tiles, which the state never holds: a tile's terrain is drawn from the bank
+//! only when it is revealed, so no view can leak it.
+
+use engine::{Seat, ToMove};
+use serde::{Deserialize, Serialize};
+
+use crate::rules::sequence;
+use crate::state::{Setup, Viktory};
+
+/// One seat's (or a spectator's) view of the game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    /// The seat this view is for; `None` for spectators.
+    pub seat: Option<Seat>,
+    /// Who must decide now.
+    pub to_move: ToMove,
+    /// Each seat's empire points (5.3).
+    pub scores: Vec<u16>,
+    /// The position as the seat may see it.
+    pub position: Setup,
+}
+
+/// The view of `seat`.
+pub fn view(s: &Viktory, seat: Option<Seat>) -> View {
+    View {
+        seat,
+        to_move: sequence::to_move(s),
+        scores: (0..s.rules.players).map(|p| s.score(Seat(p))).collect(),
+        position: s.to_setup(),
+    }
+}

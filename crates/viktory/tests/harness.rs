@@ -1,0 +1,254 @@
+//! The engine's conformance harness on classic VIKTORY II, 2 to 6 players: seeded random
+//! playouts to a victory or the turn cap, with the game's invariants after every action.
+
+use engine::harness::{Conformance, Invariant};
+use engine::{Game, NewGame, Seat};
+use hexmap::Board;
+use viktory::{Reserve, Terrain, UnitKind, Viktory};
+
+/// Units on the map plus reserve equal exactly what each player's towns and cities
+/// support (8.0, one-to-one), allowing for units still owed after a capture (10.2).
+fn accounting(s: &Viktory) -> Result<(), String> {
+    for p in 0..s.rules().players {
+        let seat = Seat(p);
+        let mut have = s.on_hand(seat);
+        if let Some(c) = s.capture().filter(|c| c.loser == seat) {
+            for &k in &c.owed {
+                let n = have.get_mut(k);
+                *n = n
+                    .checked_sub(1)
+                    .ok_or_else(|| format!("{seat} owes a {k} it does not have"))?;
+            }
+        }
+        let want = s.supported(seat);
+        if have != want {
+            return Err(format!(
+                "{seat} has {have:?} but its towns and cities support {want:?}"
+            ));
+        }
+        if s.player(seat).eliminated
+            && (have != Reserve::default() || s.units().iter().any(|u| u.owner == seat))
+        {
+            return Err(format!("eliminated {seat} still has units"));
+        }
+    }
+    Ok(())
+}
+
+/// No land unit on water except as cargo; no frigate on land except in port transit.
+fn terrain(s: &Viktory) -> Result<(), String> {
+    for u in s.units() {
+        let t = s
+            .terrain(u.hex)
+            .ok_or_else(|| format!("unit {} on a face-down hex", u.id))?;
+        if u.kind.is_land() && u.aboard.is_none() && !t.is_land() {
+            return Err(format!("land unit {} on water at {}", u.id, u.hex));
+        }
+        if u.kind == UnitKind::Frigate && t.is_land() && s.turn().moving != Some(u.id) {
+            return Err(format!(
+                "frigate {} on land at {} outside port transit",
+                u.id, u.hex
+            ));
+        }
+        if let Some(f) = u.aboard {
+            let fr = s
+                .unit(f)
+                .ok_or_else(|| format!("unit {} aboard missing frigate {f}", u.id))?;
+            if fr.hex != u.hex {
+                return Err(format!("cargo {} not in its frigate's hex", u.id));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// No two towns or cities adjacent (7.21).
+fn towns_apart(s: &Viktory) -> Result<(), String> {
+    let towns: Vec<_> = s.towns().map(|(h, _)| h).collect();
+    for &a in &towns {
+        if let Some(b) = towns.iter().find(|&&b| a.distance(b) == 1) {
+            return Err(format!("towns at {a} and {b} are adjacent"));
+        }
+    }
+    Ok(())
+}
+
+/// The face-down tiles are exactly the bank; queued reveals are face-down and distinct;
+/// every unit's neighbours are revealed or about to be (9.2).
+fn hidden_tiles(s: &Viktory) -> Result<(), String> {
+    let board = s.board();
+    let hidden = board.hexes().filter(|&h| s.terrain(h).is_none()).count();
+    if s.bank().total() as usize != hidden {
+        return Err(format!(
+            "{hidden} face-down hexes but {} tiles in the bank",
+            s.bank().total()
+        ));
+    }
+    let mut q = s.pending_reveals().to_vec();
+    q.sort();
+    q.dedup();
+    if q.len() != s.pending_reveals().len() || q.iter().any(|&h| s.terrain(h).is_some()) {
+        return Err("bad reveal queue".into());
+    }
+    for u in s.units() {
+        for n in u.hex.neighbors() {
+            if board.contains(n) && s.terrain(n).is_none() && !s.pending_reveals().contains(&n) {
+                return Err(format!(
+                    "unit {} at {} has an unexplored neighbour {n}",
+                    u.id, u.hex
+                ));
+            }
+        }
+    }
+    let _ = Terrain::Water;
+    Ok(())
+}
+
+fn invariants() -> Vec<Invariant<Viktory>> {
+    vec![
+        Invariant {
+            name: "one-to-one unit accounting (8.0)",
+            check: accounting,
+        },
+        Invariant {
+            name: "units on their terrain (9.1, 9.3)",
+            check: terrain,
+        },
+        Invariant {
+            name: "towns apart (7.21)",
+            check: towns_apart,
+        },
+        Invariant {
+            name: "hidden tiles consistent (R-4, 9.2)",
+            check: hidden_tiles,
+        },
+    ]
+}
+
+fn game(players: u8, max_turns: u16) -> Viktory {
+    let mut options = serde_json::Map::new();
+    options.insert("max_turns".into(), max_turns.into());
+    let setup = Viktory::new_setup(&NewGame {
+        preset: Some("classic".into()),
+        options,
+        players: Some(players),
+    })
+    .unwrap();
+    Viktory::from_setup(&setup).unwrap()
+}
+
+fn run(players: u8, playouts: usize, max_turns: u16, deep_every: usize) {
+    let report = Conformance {
+        invariants: invariants(),
+        playouts,
+        max_actions: 200_000,
+        seed: u64::from(players) * 1_000_000,
+        deep_every,
+        ..Conformance::default()
+    }
+    .run(|_| game(players, max_turns))
+    .unwrap_or_else(|f| panic!("{players} players: {f}"));
+    assert_eq!(
+        report.finished, playouts,
+        "every playout reaches a victory or the turn cap"
+    );
+    eprintln!("{players} players: {report:?}");
+}
+
+#[test]
+fn classic_2_players() {
+    run(2, 300, 30, 7);
+}
+
+#[test]
+fn classic_3_players() {
+    run(3, 200, 20, 11);
+}
+
+#[test]
+fn classic_4_players() {
+    run(4, 200, 15, 13);
+}
+
+#[test]
+fn classic_5_players() {
+    run(5, 150, 12, 17);
+}
+
+#[test]
+fn classic_6_players() {
+    run(6, 150, 12, 19);
+}
+
+/// Random play must reach every part of the rules the harness is meant to check:
+/// each event type occurs in the playouts (so the invariants were tested there).
+#[test]
+fn random_play_reaches_every_rule() {
+    use std::collections::BTreeMap;
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for seed in 0..60u64 {
+        let players = 2 + (seed % 3) as u8;
+        let mut s = game(players, 40);
+        let mut rng = engine::GameRng::from_u64(seed);
+        let mut steps = 0;
+        while !s.to_move().is_over() && steps < 100_000 {
+            let action = if s.to_move() == engine::ToMove::Chance {
+                s.sample_chance(&mut rng)
+            } else {
+                let legal = s.legal_actions();
+                // Prefer actions other than ending the phase, so armies meet.
+                let busy: Vec<_> = legal
+                    .iter()
+                    .filter(|a| !matches!(a, viktory::Action::EndPhase))
+                    .collect();
+                let pool = if busy.is_empty() || rng.below(10) == 0 {
+                    legal.iter().collect()
+                } else {
+                    busy
+                };
+                *pool[rng.below(pool.len() as u32) as usize]
+            };
+            for e in s.apply(action).unwrap() {
+                let name = serde_json::to_value(&e).unwrap()["type"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned();
+                *seen.entry(name).or_default() += 1;
+            }
+            steps += 1;
+        }
+    }
+    eprintln!("{seen:#?}");
+    for name in [
+        "first_player",
+        "turn_started",
+        "phase_started",
+        "revealed",
+        "capital_founded",
+        "town_built",
+        "city_built",
+        "unit_gained",
+        "unit_placed",
+        "moved",
+        "movement_ended",
+        "embarked",
+        "disembarked",
+        "bombarded",
+        "die_rolled",
+        "unit_lost",
+        "battle_started",
+        "round_started",
+        "suppressed",
+        "retreated",
+        "battle_ended",
+        "captured",
+        "disbanded",
+        "eliminated",
+        "game_over",
+    ] {
+        assert!(
+            seen.contains_key(name),
+            "random play never produced {name}: {seen:?}"
+        );
+    }
+}
