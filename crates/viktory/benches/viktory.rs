@@ -1,0 +1,411 @@
+//! VIKTORY II engine benchmarks: random-playout throughput, legal-action generation in a
+//! mid-game position, and the size and clone cost of a state.
+//!
+//! `cargo bench -p viktory` runs everything. A plain timing loop (no benchmark crate):
+//! each measurement repeats its work until at least one second has passed, five times,
+//! and prints the median run (and the spread of the five). Nothing here asserts on time.
+//!
+//! Arguments after `--`: a word filters the measurements by name (`playout`, `legal`,
+//! `state`); `--quick` uses 0.2 s runs, three of them; `--profile` only plays the
+//! 4-player seed set once, untimed, for `valgrind --tool=callgrind` or `perf record`.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use engine::{Game, GameRng, NewGame, ToMove};
+use hexmap::Board;
+use viktory::state::Stage;
+use viktory::{Action, Unit, Viktory};
+
+/// The seeds every playout measurement plays, in order (one game per seed).
+const SEEDS: std::ops::Range<u64> = 0..16;
+/// The game turn the mid-game position is taken at.
+const MID_GAME_TURN: u16 = 8;
+/// The seed of the playout that leads to the mid-game position.
+const MID_GAME_SEED: u64 = 1;
+/// A playout stops after this many actions even if the game is not over (a guard only;
+/// the turn cap ends every game long before).
+const MAX_ACTIONS: u64 = 1_000_000;
+
+/// How long and how often each measurement runs.
+#[derive(Clone, Copy)]
+struct Plan {
+    run: Duration,
+    runs: usize,
+}
+
+/// One timed run: `units` pieces of work (actions, calls) in `elapsed`.
+#[derive(Clone, Copy)]
+struct Run {
+    elapsed: Duration,
+    units: u64,
+    extra: u64,
+}
+
+impl Run {
+    fn per_second(&self) -> f64 {
+        self.units as f64 / self.elapsed.as_secs_f64()
+    }
+
+    fn nanos_per_unit(&self) -> f64 {
+        self.elapsed.as_secs_f64() * 1e9 / self.units as f64
+    }
+}
+
+/// Runs `batch` (which does some work and returns how many units and extras it did)
+/// repeatedly until `plan.run` has passed, `plan.runs` times; returns the runs sorted by
+/// rate, slowest first, so the median is in the middle.
+fn measure(plan: Plan, mut batch: impl FnMut() -> (u64, u64)) -> Vec<Run> {
+    // Warm-up: one batch, untimed.
+    black_box(batch());
+    let mut runs: Vec<Run> = (0..plan.runs)
+        .map(|_| {
+            let start = Instant::now();
+            let (mut units, mut extra) = (0, 0);
+            loop {
+                let (u, e) = batch();
+                units += u;
+                extra += e;
+                let elapsed = start.elapsed();
+                if elapsed >= plan.run {
+                    return Run {
+                        elapsed,
+                        units,
+                        extra,
+                    };
+                }
+            }
+        })
+        .collect();
+    runs.sort_by(|a, b| a.per_second().total_cmp(&b.per_second()));
+    runs
+}
+
+fn median(runs: &[Run]) -> Run {
+    runs[runs.len() / 2]
+}
+
+/// "min–max" of the runs' rates, for a feel of the noise.
+fn spread(runs: &[Run]) -> String {
+    format!(
+        "{}–{}",
+        thousands(runs[0].per_second()),
+        thousands(runs[runs.len() - 1].per_second())
+    )
+}
+
+fn thousands(x: f64) -> String {
+    let n = x.round() as u64;
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A classic game for `players` with the 30-turn cap, before the first player is drawn.
+fn classic(players: u8) -> Viktory {
+    let mut options = serde_json::Map::new();
+    options.insert("max_turns".into(), 30.into());
+    let request = NewGame {
+        preset: Some("classic".into()),
+        players: Some(players),
+        options,
+    };
+    let setup = Viktory::new_setup(&request).expect("classic preset");
+    Viktory::from_setup(&setup).expect("classic setup is valid")
+}
+
+/// What one playout did.
+#[derive(Clone, Copy, Default)]
+struct Played {
+    /// Every action applied.
+    actions: u64,
+    /// Of those, chance outcomes (dice, tile reveals, the first-player draw).
+    chance: u64,
+    /// Legal actions summed over the seat decisions (for the mean branching factor).
+    branching: u64,
+}
+
+/// One uniform random step, exactly as `engine::playout` takes it: chance by its own
+/// weights, a seat's decision uniformly among the legal actions. `None` when over.
+fn step(state: &mut Viktory, rng: &mut GameRng, played: &mut Played) -> Option<()> {
+    let action: Action = match state.to_move() {
+        ToMove::Over(_) => return None,
+        ToMove::Chance => {
+            played.chance += 1;
+            state.sample_chance(rng)
+        }
+        ToMove::Seat(_) => {
+            let mut legal = state.legal_actions();
+            if legal.is_empty() {
+                return None;
+            }
+            played.branching += legal.len() as u64;
+            let i = rng.below(legal.len() as u32) as usize;
+            legal.swap_remove(i)
+        }
+    };
+    state.apply_unchecked(action);
+    played.actions += 1;
+    Some(())
+}
+
+/// Plays one seeded game from `start` to its end.
+fn playout(start: &Viktory, seed: u64) -> (Played, Viktory) {
+    let mut state = start.clone();
+    let mut rng = GameRng::from_u64(seed);
+    let mut played = Played::default();
+    while played.actions < MAX_ACTIONS && step(&mut state, &mut rng, &mut played).is_some() {}
+    (played, state)
+}
+
+fn bench_playouts(plan: Plan, players: u8) {
+    let start = classic(players);
+    // The games themselves, once, for their shape.
+    let mut total = Played::default();
+    let mut turns = 0u64;
+    for seed in SEEDS {
+        let (p, end) = playout(&start, seed);
+        total.actions += p.actions;
+        total.chance += p.chance;
+        total.branching += p.branching;
+        turns += u64::from(end.turn().number);
+        assert!(
+            end.outcome().is_some(),
+            "seed {seed}: the game did not end within {MAX_ACTIONS} actions"
+        );
+    }
+    let games = SEEDS.end - SEEDS.start;
+    let decisions = total.actions - total.chance;
+    println!(
+        "playout/{players}p: classic, max_turns 30, seeds {}..{}: {} actions per game \
+         ({:.0}% chance), {:.1} game turns per game, {:.1} legal actions per decision",
+        SEEDS.start,
+        SEEDS.end,
+        total.actions / games,
+        100.0 * total.chance as f64 / total.actions as f64,
+        turns as f64 / games as f64,
+        total.branching as f64 / decisions as f64,
+    );
+    let runs = measure(plan, || {
+        let mut actions = 0;
+        for seed in SEEDS {
+            let (p, end) = playout(&start, seed);
+            black_box(end);
+            actions += p.actions;
+        }
+        (actions, games)
+    });
+    let m = median(&runs);
+    println!(
+        "playout/{players}p: {} actions/s, {:.1} games/s, {:.0} ns/action \
+         (median of {} runs of ≥{:?}; actions/s min–max {})",
+        thousands(m.per_second()),
+        m.extra as f64 / m.elapsed.as_secs_f64(),
+        m.nanos_per_unit(),
+        runs.len(),
+        plan.run,
+        spread(&runs),
+    );
+}
+
+/// The mid-game position: the 4-player game of `MID_GAME_SEED`, played at random until
+/// the first decision in the movement phase of game turn `MID_GAME_TURN`.
+fn mid_game() -> (Viktory, u64) {
+    let mut state = classic(4);
+    let mut rng = GameRng::from_u64(MID_GAME_SEED);
+    let mut played = Played::default();
+    loop {
+        let t = state.turn();
+        if t.number >= MID_GAME_TURN
+            && t.stage == Stage::Move
+            && state.battle().is_none()
+            && matches!(state.to_move(), ToMove::Seat(_))
+        {
+            return (state, played.actions);
+        }
+        assert!(
+            step(&mut state, &mut rng, &mut played).is_some(),
+            "the mid-game playout ended before turn {MID_GAME_TURN}"
+        );
+    }
+}
+
+fn describe(state: &Viktory, after: u64) -> String {
+    let t = state.turn();
+    format!(
+        "4p seed {MID_GAME_SEED} after {after} actions: turn {}, {} to move in {:?}, \
+         {} units on the map, {} towns/cities",
+        t.number,
+        t.active,
+        t.stage,
+        state.units().len(),
+        state.towns().count(),
+    )
+}
+
+fn bench_legal(plan: Plan) {
+    let (state, after) = mid_game();
+    let legal = state.legal_actions();
+    println!("legal/mid-game: {}", describe(&state, after));
+    const CALLS: u64 = 100;
+    let runs = measure(plan, || {
+        for _ in 0..CALLS {
+            black_box(black_box(&state).legal_actions());
+        }
+        (CALLS, 0)
+    });
+    let m = median(&runs);
+    println!(
+        "legal/mid-game: {} legal actions, {:.2} µs per legal_actions() call \
+         ({} calls/s; median of {} runs, calls/s min–max {})",
+        legal.len(),
+        m.nanos_per_unit() / 1e3,
+        thousands(m.per_second()),
+        runs.len(),
+        spread(&runs),
+    );
+    // And the decision a playout takes there: generation plus one apply on a copy.
+    let first = legal[legal.len() / 2];
+    let runs = measure(plan, || {
+        for _ in 0..CALLS {
+            let mut s = black_box(&state).clone();
+            black_box(s.apply_unchecked(black_box(first)));
+            black_box(s);
+        }
+        (CALLS, 0)
+    });
+    let m = median(&runs);
+    println!(
+        "legal/mid-game: clone + apply_unchecked({}) {:.2} µs",
+        state.describe_action(&first),
+        m.nanos_per_unit() / 1e3,
+    );
+}
+
+/// Heap bytes the state owns, counted from its public accessors: lengths, not
+/// capacities, so a lower bound; and the number of heap blocks a clone allocates.
+fn heap_estimate(s: &Viktory) -> (usize, usize) {
+    use std::mem::size_of;
+    use viktory::state::{Cell, Placed, Player};
+    use viktory::{UnitId, UnitKind, Victory};
+    let mut bytes = 0;
+    let mut blocks = 0;
+    let mut add = |n: usize| {
+        if n > 0 {
+            bytes += n;
+            blocks += 1;
+        }
+    };
+    let r = s.rules();
+    let hex = size_of::<hexmap::Hex>();
+    add(r.preset.len());
+    add(r.victory.len() * size_of::<Victory>());
+    add(s.board().len() * size_of::<Cell>());
+    add(s.units().len() * size_of::<Unit>());
+    add(usize::from(r.players) * size_of::<Player>());
+    let t = s.turn();
+    add(t.capital_candidates.len() * hex);
+    add(t.started_here.len() * hex);
+    add(t.battle_hexes.len() * hex);
+    add(t.pending_battles.len() * hex);
+    add(t.placed.len() * size_of::<Placed>());
+    add(t.placement_battles.len() * hex);
+    add(s.pending_reveals().len() * hex);
+    if let Some(b) = s.battle() {
+        add(b.rolls.len());
+        add(b.marked.len() * size_of::<UnitId>());
+        add(b.entries.len() * hex);
+    }
+    if let Some(c) = s.capture() {
+        add(c.owed.len() * size_of::<UnitKind>());
+    }
+    (bytes, blocks)
+}
+
+fn bench_state(plan: Plan) {
+    let (state, after) = mid_game();
+    println!("state/mid-game: {}", describe(&state, after));
+    let json = serde_json::to_vec(&state).expect("a state serialises");
+    let (heap, blocks) = heap_estimate(&state);
+    println!(
+        "state/mid-game: size_of::<Viktory>() = {} B, heap ≈ {heap} B in {blocks} blocks \
+         (lengths from accessors, a lower bound), serialised JSON = {} B \
+         (size_of::<Unit>() = {} B)",
+        std::mem::size_of::<Viktory>(),
+        json.len(),
+        std::mem::size_of::<Unit>(),
+    );
+    const CLONES: u64 = 1000;
+    let runs = measure(plan, || {
+        for _ in 0..CLONES {
+            black_box(black_box(&state).clone());
+        }
+        (CLONES, 0)
+    });
+    let m = median(&runs);
+    println!(
+        "state/mid-game: clone (and drop) {:.0} ns (median of {} runs, clones/s min–max {})",
+        m.nanos_per_unit(),
+        runs.len(),
+        spread(&runs),
+    );
+}
+
+/// Plays the 4-player seed set once, untimed: the workload to profile.
+fn profile() {
+    let start = classic(4);
+    let mut total = Played::default();
+    for seed in SEEDS {
+        let (p, end) = playout(&start, seed);
+        black_box(end);
+        total.actions += p.actions;
+        total.chance += p.chance;
+    }
+    println!(
+        "profile: 4p seeds {}..{}: {} actions ({} chance)",
+        SEEDS.start, SEEDS.end, total.actions, total.chance
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--profile") {
+        profile();
+        return;
+    }
+    let plan = if args.iter().any(|a| a == "--quick") {
+        Plan {
+            run: Duration::from_millis(200),
+            runs: 3,
+        }
+    } else {
+        Plan {
+            run: Duration::from_secs(1),
+            runs: 5,
+        }
+    };
+    let filters: Vec<&str> = args
+        .iter()
+        .filter(|a| !a.starts_with("--"))
+        .map(String::as_str)
+        .collect();
+    let wanted = |name: &str| filters.is_empty() || filters.iter().any(|f| name.contains(f));
+    if wanted("playout/2p") {
+        bench_playouts(plan, 2);
+    }
+    if wanted("playout/4p") {
+        bench_playouts(plan, 4);
+    }
+    if wanted("legal/mid-game") {
+        bench_legal(plan);
+    }
+    if wanted("state/mid-game") {
+        bench_state(plan);
+    }
+}
