@@ -122,7 +122,7 @@ fn start_round(s: &mut Viktory, ev: &mut Vec<Event>) {
     let Some(b) = s.battle.as_ref() else { return };
     let (hex, attacker, defender) = (b.hex, b.attacker, b.defender);
     // With no defending units to hit, the attacker's dice could change nothing; the
-    // round is the one the defender's town or city forces (12.3 step 2, Note).
+    // round is the one the defender's town or city forces (12.3 step 2, Note; H-5).
     let dice = if count(s, hex, defender) == 0 {
         0
     } else {
@@ -237,6 +237,7 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
             bm.to_roll = dice;
             true
         }
+        // H-4: both sides' casualties are chosen after the defender has fired.
         BattleStep::DefenderFire => {
             let hits = Hits::from_rolls(&b.rolls, s.rules.hit_max);
             let bm = s.battle.as_mut().expect("battle");
@@ -359,7 +360,7 @@ fn frigate_with_room(s: &Viktory, seat: Seat, hex: Hex) -> Option<UnitId> {
         .map(|f| f.id)
 }
 
-/// Whether every attacking unit can retreat somewhere, frigate room counted jointly.
+/// Whether every attacking unit can retreat somewhere, frigate room counted jointly (H-7).
 fn retreat_possible(s: &Viktory, b: &Battle) -> bool {
     let units: Vec<_> = fighters(s, b.hex, b.attacker).cloned().collect();
     let land_entry = b

@@ -12,7 +12,7 @@ use crate::state::{Bombardment, Viktory};
 use crate::unit::{UnitId, UnitKind};
 
 /// Rule 11.2: forest, mountain and any town or city block line of sight; so does a
-/// face-down hex, whose terrain nobody knows.
+/// face-down hex, whose terrain nobody knows (H-10).
 fn blocks(s: &Viktory, hex: Hex) -> bool {
     s.town(hex).is_some() || s.terrain(hex).is_none_or(Terrain::is_slow)
 }
@@ -87,6 +87,7 @@ pub fn check(s: &Viktory, unit: UnitId, target: Hex) -> Result<(), RuleError> {
         );
     }
     if s.turn.pending_battles.contains(&u.hex) {
+        // H-9: a unit that entered a battle hex is committed to that battle.
         return refuse(
             "battle_pending",
             "10.6",

@@ -44,7 +44,7 @@ pub fn check_switch(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
     }
 }
 
-/// makes `unit` the moving unit, ending the previous one's movement.
+/// R-9, H-3: makes `unit` the moving unit, ending the previous one's movement.
 pub fn switch_to(s: &mut Viktory, unit: UnitId, ev: &mut Vec<Event>) {
     if let Some(prev) = s.turn.moving
         && prev != unit

@@ -50,7 +50,8 @@ pub fn has_room(s: &Viktory, frigate: UnitId) -> bool {
         && loads < s.rules.frigate_loads_per_turn
 }
 
-/// Rule 9.41–9.43: may land unit `unit` board `frigate`?
+/// Rule 9.41–9.43: may land unit `unit` board `frigate`? The frigate need not be able
+/// to move any more (H-6).
 pub fn check_embark(s: &Viktory, unit: UnitId, frigate: UnitId) -> Result<(), RuleError> {
     let fhex = working_frigate(s, frigate)?;
     let u = movement::own_unit(s, unit)?;

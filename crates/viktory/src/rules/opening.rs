@@ -125,7 +125,7 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
     frontier.dedup();
     if frontier.is_empty() {
         // No land can ever be found (a custom bank without land): the player cannot
-        // found a capital and is out, so the game always goes on.
+        // found a capital and is out (R-18, H-8), so the game always goes on.
         let seat = s.turn.active;
         s.players[seat.index()].eliminated = true;
         ev.push(Event::Eliminated { seat });
