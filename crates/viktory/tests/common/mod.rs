@@ -34,20 +34,33 @@ impl Pos {
         let tiles = board
             .hexes()
             .filter(|&h| !board.is_perimeter(h))
-            .map(|hex| TileSetup { hex, terrain: Terrain::Plains })
+            .map(|hex| TileSetup {
+                hex,
+                terrain: Terrain::Plains,
+            })
             .collect();
         let players = vec![Player::default(); usize::from(rules.players)];
         let mut setup = Setup::new(rules);
         setup.tiles = tiles;
         setup.bank = Some(TileBank::default());
         setup.players = players;
-        setup.turn = Turn { number: 1, stage, can_build: true, ..Turn::default() };
+        setup.turn = Turn {
+            number: 1,
+            stage,
+            can_build: true,
+            ..Turn::default()
+        };
         Pos { setup }
     }
 
     /// Sets the terrain of a hex (water included).
     pub fn terrain(mut self, hex: Hex, terrain: Terrain) -> Pos {
-        let t = self.setup.tiles.iter_mut().find(|t| t.hex == hex).expect("interior hex");
+        let t = self
+            .setup
+            .tiles
+            .iter_mut()
+            .find(|t| t.hex == hex)
+            .expect("interior hex");
         t.terrain = terrain;
         self
     }
@@ -63,13 +76,27 @@ impl Pos {
     /// Adds a town (or city) for `owner`; `capital` puts `owner`'s capital marker on it.
     pub fn town(mut self, hex: Hex, owner: u8, city: bool, capital: bool) -> Pos {
         let capital_of = capital.then_some(Seat(owner));
-        self.setup.towns.push(TownSetup { hex, town: Town { owner: Seat(owner), city, capital_of } });
+        self.setup.towns.push(TownSetup {
+            hex,
+            town: Town {
+                owner: Seat(owner),
+                city,
+                capital_of,
+            },
+        });
         self
     }
 
     /// Adds a town carrying another player's capital marker (a captured capital).
     pub fn captured_capital(mut self, hex: Hex, owner: u8, city: bool, capital_of: u8) -> Pos {
-        self.setup.towns.push(TownSetup { hex, town: Town { owner: Seat(owner), city, capital_of: Some(Seat(capital_of)) } });
+        self.setup.towns.push(TownSetup {
+            hex,
+            town: Town {
+                owner: Seat(owner),
+                city,
+                capital_of: Some(Seat(capital_of)),
+            },
+        });
         self
     }
 
@@ -94,7 +121,13 @@ impl Pos {
 
     /// Adds a land unit aboard frigate `frigate`.
     pub fn cargo(mut self, id: u16, owner: u8, kind: UnitKind, frigate: u16) -> Pos {
-        let hex = self.setup.units.iter().find(|u| u.id == UnitId(frigate)).expect("frigate first").hex;
+        let hex = self
+            .setup
+            .units
+            .iter()
+            .find(|u| u.id == UnitId(frigate))
+            .expect("frigate first")
+            .hex;
         self = self.unit(id, owner, kind, hex);
         self.setup.units.last_mut().unwrap().aboard = Some(UnitId(frigate));
         self
@@ -129,7 +162,16 @@ impl Pos {
             .units
             .iter()
             .filter(|u| u.kind == UnitKind::Frigate)
-            .map(|f| (f.id, self.setup.units.iter().filter(|c| c.aboard == Some(f.id)).count() as u8))
+            .map(|f| {
+                (
+                    f.id,
+                    self.setup
+                        .units
+                        .iter()
+                        .filter(|c| c.aboard == Some(f.id))
+                        .count() as u8,
+                )
+            })
             .collect();
         for u in &mut self.setup.units {
             if u.owner == active {
@@ -150,7 +192,11 @@ impl Pos {
 
 /// Applies one action, which must be legal (and listed by `legal_actions`).
 pub fn act(s: &mut Viktory, a: Action) -> Vec<Event> {
-    assert!(s.legal_actions().contains(&a), "{a:?} is not among the legal actions: {:?}", s.legal_actions());
+    assert!(
+        s.legal_actions().contains(&a),
+        "{a:?} is not among the legal actions: {:?}",
+        s.legal_actions()
+    );
     s.apply(a).unwrap_or_else(|e| panic!("{a:?} refused: {e}"))
 }
 
@@ -164,7 +210,11 @@ pub fn dice(s: &mut Viktory, values: &[u8]) -> Vec<Event> {
     values
         .iter()
         .flat_map(|&value| {
-            assert_eq!(s.to_move(), ToMove::Chance, "a die is expected before rolling {value}");
+            assert_eq!(
+                s.to_move(),
+                ToMove::Chance,
+                "a die is expected before rolling {value}"
+            );
             act(s, Action::Die { value })
         })
         .collect()
@@ -179,12 +229,19 @@ pub fn refused(s: &Viktory, a: Action) -> (&'static str, &'static str) {
 
 /// Move `unit` to `to`.
 pub fn mv(unit: u16, q: i32, r: i32) -> Action {
-    Action::Move { unit: UnitId(unit), to: h(q, r) }
+    Action::Move {
+        unit: UnitId(unit),
+        to: h(q, r),
+    }
 }
 
 /// The units in a hex, by id.
 pub fn ids_at(s: &Viktory, hex: Hex) -> Vec<u16> {
-    s.units().iter().filter(|u| u.hex == hex).map(|u| u.id.0).collect()
+    s.units()
+        .iter()
+        .filter(|u| u.hex == hex)
+        .map(|u| u.id.0)
+        .collect()
 }
 
 /// Whose turn and which seat decides.
