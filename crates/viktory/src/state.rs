@@ -629,6 +629,17 @@ impl Viktory {
                 "the capture names a seat or hex that does not exist",
             ));
         }
+        for (i, pl) in players.iter().enumerate() {
+            if pl.reserve.total() > 400 || UnitKind::ALL.iter().any(|&k| pl.reserve.get(k) > 100) {
+                p.push(Problem::new(
+                    "reserve",
+                    format!("{}'s reserve is impossibly large", Seat(i as u8)),
+                ));
+            }
+        }
+        if units.len() > 2000 {
+            p.push(Problem::new("units", "more than 2000 units"));
+        }
         let largest = units.iter().map(|u| u.id.0).max();
         let next_unit = setup
             .next_unit
@@ -638,6 +649,10 @@ impl Viktory {
                 "next_unit",
                 "next_unit must be above every unit id",
             ));
+        }
+        if next_unit > 60_000 {
+            // Leaves room for every unit the game can still create.
+            p.push(Problem::new("next_unit", "unit ids must stay below 60000"));
         }
         if !p.is_empty() {
             return Err(SetupErrors(p));

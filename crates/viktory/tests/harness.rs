@@ -252,3 +252,88 @@ fn random_play_reaches_every_rule() {
         );
     }
 }
+
+/// Actions of every kind aimed at everything nearby, most of them illegal: `check` must
+/// refuse each one the legal list lacks, without panicking, and a refused `apply` must
+/// change nothing (the harness checks both).
+fn wild_candidates(s: &Viktory) -> Vec<viktory::Action> {
+    use viktory::{Action, UnitId};
+    let mut v = Vec::new();
+    let max_id = s.units().iter().map(|u| u.id.0).max().unwrap_or(0);
+    let towns: Vec<_> = s.towns().map(|(h, _)| h).collect();
+    for id in (0..=max_id + 1).step_by(1 + (max_id as usize / 12)) {
+        let unit = UnitId(id);
+        let at = s.unit(unit).map_or(hexmap::Hex::ORIGIN, |u| u.hex);
+        for to in at.range(2) {
+            v.push(Action::Move { unit, to });
+            v.push(Action::Bombard { unit, target: to });
+            v.push(Action::Disembark { unit, to });
+            v.push(Action::Retreat { unit, to });
+        }
+        v.push(Action::Casualty { unit });
+        v.push(Action::Embark {
+            unit,
+            frigate: UnitId(id.wrapping_add(1)),
+        });
+        for kind in UnitKind::ALL {
+            v.push(Action::Disband {
+                kind,
+                unit: Some(unit),
+            });
+        }
+    }
+    for &t in &towns {
+        v.push(Action::BuildCity { hex: t });
+        v.push(Action::Fight { hex: t });
+        for h in t.range(3) {
+            v.push(Action::BuildTown { hex: h });
+        }
+        for kind in UnitKind::ALL {
+            for to in t.range(1) {
+                v.push(Action::Place { kind, town: t, to });
+            }
+        }
+    }
+    for value in 0..8 {
+        v.push(Action::Die { value });
+    }
+    for kind in UnitKind::ALL {
+        v.push(Action::Disband { kind, unit: None });
+    }
+    for t in Terrain::ALL {
+        v.push(Action::Reveal {
+            hex: hexmap::Hex::ORIGIN,
+            terrain: t,
+        });
+        if let Some(&h) = s.pending_reveals().first() {
+            v.push(Action::Reveal { hex: h, terrain: t });
+        }
+    }
+    v.extend([
+        Action::EndPhase,
+        Action::Continue,
+        Action::FoundCapital {
+            hex: hexmap::Hex::ORIGIN,
+        },
+    ]);
+    v.extend((0..8).map(|p| Action::FirstPlayer { seat: Seat(p) }));
+    v
+}
+
+/// Deep checks with wild candidates on every state of a few playouts.
+#[test]
+fn classic_check_refuses_everything_else() {
+    let report = Conformance {
+        invariants: invariants(),
+        candidates: Some(wild_candidates),
+        playouts: 12,
+        max_actions: 200_000,
+        seed: 77,
+        deep_every: 1,
+        ..Conformance::default()
+    }
+    .run(|i| game(2 + (i % 3) as u8, 8))
+    .unwrap_or_else(|f| panic!("{f}"));
+    eprintln!("{report:?}");
+    assert!(report.refusals_checked > 100_000);
+}

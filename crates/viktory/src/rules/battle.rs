@@ -129,7 +129,7 @@ fn start_round(s: &mut Viktory, ev: &mut Vec<Event>) {
         unit_dice(s, hex, attacker, s.rules.attack_dice)
     };
     let b = s.battle.as_mut().expect("battle");
-    b.round += 1;
+    b.round = b.round.saturating_add(1);
     b.step = BattleStep::AttackerFire;
     b.to_roll = dice;
     b.rolls.clear();

@@ -177,7 +177,7 @@ pub fn end_turn(s: &mut Viktory, ev: &mut Vec<Event>) {
         }
     }
     if new_round {
-        s.turn.number += 1;
+        s.turn.number = s.turn.number.saturating_add(1);
         if victory::turn_limit_reached(s, ev) {
             return;
         }
