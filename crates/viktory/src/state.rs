@@ -657,7 +657,7 @@ impl Viktory {
         if !p.is_empty() {
             return Err(SetupErrors(p));
         }
-        Ok(Viktory {
+        let mut state = Viktory {
             rules,
             board,
             cells,
@@ -672,7 +672,33 @@ impl Viktory {
             doomsday: setup.doomsday,
             next_unit,
             outcome: setup.outcome.clone(),
-        })
+        };
+        // A hand-made position may stop where no decision is due (a battle step whose
+        // casualties choose themselves, a phase with nothing to do): let the turn run on
+        // to the next real decision, as after any action. Reachable states are settled
+        // already, so this changes nothing for them.
+        crate::rules::sequence::advance(&mut state, &mut Vec::new());
+        state.check_playable()?;
+        Ok(state)
+    }
+
+    /// A loaded position must let the game go on: whoever is to move has something to do.
+    fn check_playable(&self) -> Result<(), SetupErrors> {
+        use engine::Game;
+        let stuck = match self.to_move() {
+            engine::ToMove::Over(_) => false,
+            engine::ToMove::Chance => self.chance_outcomes().is_empty(),
+            engine::ToMove::Seat(seat) => {
+                self.players[seat.index()].eliminated || self.legal_actions().is_empty()
+            }
+        };
+        if stuck {
+            return Err(SetupErrors::one(Problem::new(
+                "stuck",
+                "the position waits for a decision or chance event that cannot happen (check the battle, capture and turn fields)",
+            )));
+        }
+        Ok(())
     }
 
     /// The setup that reproduces this state.
