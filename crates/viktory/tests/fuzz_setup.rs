@@ -48,16 +48,23 @@ fn hex(v: (i8, i8)) -> Hex {
     Hex::new(i32::from(v.0), i32::from(v.1))
 }
 
+/// Battle perturbation: step, hex, attacker, defender, dice to roll, two hit counts.
+type BattleMut = (usize, (i8, i8), u8, u8, u8, u8, u8);
+/// Bombardment perturbation: unit, target, attacker, defender, die.
+type BombardMut = (u16, (i8, i8), u8, u8, Option<u8>);
+/// Unit perturbation: which, where, kind, aboard, movement points.
+type UnitMut = (usize, (i8, i8), usize, Option<u16>, u8);
+
 #[derive(Debug, Clone)]
 struct Mutation {
     seed: u64,
     players: u8,
     stage: usize,
     active: u8,
-    battle: Option<(usize, (i8, i8), u8, u8, u8, u8, u8)>,
-    bombard: Option<(u16, (i8, i8), u8, u8, Option<u8>)>,
+    battle: Option<BattleMut>,
+    bombard: Option<BombardMut>,
     capture: Option<((i8, i8), u8, Vec<usize>)>,
-    unit_moves: Vec<(usize, (i8, i8), usize, Option<u16>, u8)>,
+    unit_moves: Vec<UnitMut>,
     reveals: Vec<(i8, i8)>,
     pending: Vec<(i8, i8)>,
     moving: Option<u16>,
