@@ -26,6 +26,10 @@ const MID_GAME_SEED: u64 = 1;
 /// A playout stops after this many actions even if the game is not over (a guard only;
 /// the turn cap ends every game long before).
 const MAX_ACTIONS: u64 = 1_000_000;
+/// `legal_actions()` calls (and clone + apply pairs) per timed batch.
+const CALLS: u64 = 100;
+/// Clones per timed batch.
+const CLONES: u64 = 1000;
 
 /// How long and how often each measurement runs.
 #[derive(Clone, Copy)]
@@ -239,8 +243,9 @@ fn mid_game() -> (Viktory, u64) {
 fn describe(state: &Viktory, after: u64) -> String {
     let t = state.turn();
     format!(
-        "4p seed {MID_GAME_SEED} after {after} actions: turn {}, {} to move in {:?}, \
-         {} units on the map, {} towns/cities",
+        "4p seed {MID_GAME_SEED} after {after} actions: board of {} hexes, turn {}, \
+         {} to move in {:?}, {} units on the map, {} towns/cities",
+        state.board().len(),
         t.number,
         t.active,
         t.stage,
@@ -253,7 +258,6 @@ fn bench_legal(plan: Plan) {
     let (state, after) = mid_game();
     let legal = state.legal_actions();
     println!("legal/mid-game: {}", describe(&state, after));
-    const CALLS: u64 = 100;
     let runs = measure(plan, || {
         for _ in 0..CALLS {
             black_box(black_box(&state).legal_actions());
@@ -307,7 +311,7 @@ fn heap_estimate(s: &Viktory) -> (usize, usize) {
     add(r.preset.len());
     add(r.victory.len() * size_of::<Victory>());
     add(s.board().len() * size_of::<Cell>());
-    add(s.units().len() * size_of::<Unit>());
+    add(std::mem::size_of_val(s.units()));
     add(usize::from(r.players) * size_of::<Player>());
     let t = s.turn();
     add(t.capital_candidates.len() * hex);
@@ -316,7 +320,7 @@ fn heap_estimate(s: &Viktory) -> (usize, usize) {
     add(t.pending_battles.len() * hex);
     add(t.placed.len() * size_of::<Placed>());
     add(t.placement_battles.len() * hex);
-    add(s.pending_reveals().len() * hex);
+    add(std::mem::size_of_val(s.pending_reveals()));
     if let Some(b) = s.battle() {
         add(b.rolls.len());
         add(b.marked.len() * size_of::<UnitId>());
@@ -341,7 +345,6 @@ fn bench_state(plan: Plan) {
         json.len(),
         std::mem::size_of::<Unit>(),
     );
-    const CLONES: u64 = 1000;
     let runs = measure(plan, || {
         for _ in 0..CLONES {
             black_box(black_box(&state).clone());

@@ -101,6 +101,12 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
     let Some(c) = s.capture.clone() else {
         return false;
     };
+    if !c.owed.is_empty() && !s.towns().any(|(_, t)| t.owner == c.loser) {
+        // His last town or city: everything he has leaves the game, so there is
+        // nothing to choose.
+        s.capture.as_mut().expect("capture").owed.clear();
+        return true;
+    }
     if c.owed.is_empty() {
         s.capture = None;
         if !s.towns().any(|(_, t)| t.owner == c.loser) {

@@ -77,8 +77,8 @@ pub fn apply_capital(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
         kind: UnitKind::Infantry,
     });
     reserve::put_on_map(s, seat, UnitKind::Infantry, hex, ev);
+    // The next player's opening waits until the capital's neighbours are revealed.
     s.turn.capital_candidates.clear();
-    next_opening(s, ev);
 }
 
 fn next_opening(s: &mut Viktory, ev: &mut Vec<Event>) {
@@ -103,6 +103,11 @@ fn next_opening(s: &mut Viktory, ev: &mut Vec<Event>) {
 /// After the reveals: wait for the capital choice, or reveal the hexes around
 /// the candidates and widen the choice until a land hex is found.
 pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
+    if s.turn.capital_candidates.is_empty() {
+        // The capital stands and its neighbours are revealed.
+        next_opening(s, ev);
+        return true;
+    }
     if s.turn
         .capital_candidates
         .iter()

@@ -110,15 +110,9 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
             format!("land units are placed in the town or city itself, not {to}"),
         );
     }
-    if capital {
-        // 13.4: anything, any number, frigates in the adjacent water; no 13.2.
-        if frigate && to.distance(town) != 1 {
-            return refuse(
-                "not_adjacent",
-                "13.4",
-                format!("{to} is not next to your capital"),
-            );
-        }
+    // 13.4: anything, any number, frigates in the adjacent water; no 13.2. A frigate
+    // going elsewhere (a landlocked forest-city capital, 13.3) follows the usual rules.
+    if capital && (!frigate || to.distance(town) == 1) {
         return Ok(());
     }
     if !held && kind != UnitKind::Infantry {
@@ -221,7 +215,8 @@ pub fn any_placement(s: &Viktory) -> bool {
     !placements(s).is_empty()
 }
 
-/// Rule 13.5: starts the next frigate placement naval battle, if any is left.
+/// Rule 13.5: starts the next frigate placement naval battle, if any is left. It has no
+/// retreat (H-11).
 pub fn start_placement_battle(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
     let seat = s.turn.active;
     while let Some(hex) = s.turn.placement_battles.first().copied() {
