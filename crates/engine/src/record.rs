@@ -85,9 +85,11 @@ impl<G: Game> GameRecord<G> {
     }
 }
 
-/// SHA-256 (lowercase hex) of a state's JSON form: a fingerprint for golden records.
+/// SHA-256 (lowercase hex) of the JSON form of a state's setup: a fingerprint for
+/// golden records. It covers the public position format, so it survives changes to a
+/// game's internal representation.
 pub fn state_hash<G: Game>(state: &G) -> String {
-    let json = serde_json::to_vec(state).expect("game states serialise");
+    let json = serde_json::to_vec(&state.to_setup()).expect("game setups serialise");
     crate::rng::to_hex(&Sha256::digest(json))
 }
 

@@ -21,9 +21,9 @@ pub fn legal_actions(s: &Viktory) -> Vec<Action> {
         }
         ToMove::Seat(_) => {
             let mut v = candidates(s);
-            v.sort();
-            v.dedup();
             v.retain(|a| crate::check::check(s, a).is_ok());
+            v.sort_unstable();
+            v.dedup();
             v
         }
     }
@@ -58,6 +58,10 @@ pub fn any_build(s: &Viktory) -> bool {
     if !s.turn.can_build {
         return false;
     }
+    // Upgrading any own town is always possible (7.23).
+    if s.towns().any(|(_, t)| t.owner == s.turn.active && !t.city) {
+        return true;
+    }
     build_candidates(s).iter().any(|a| match *a {
         Action::BuildTown { hex } => building::check_town(s, hex).is_ok(),
         Action::BuildCity { hex } => building::check_city(s, hex).is_ok(),
@@ -73,7 +77,12 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
             v.push(Action::BuildCity { hex });
         }
         for h in hex.range(3) {
-            if h.distance(hex) >= 2 && s.terrain(h).is_some_and(Terrain::is_land) {
+            // Only land free of towns on and around it can take a town (7.21).
+            if h.distance(hex) >= 2
+                && s.terrain(h).is_some_and(Terrain::is_land)
+                && s.town(h).is_none()
+                && h.neighbors().iter().all(|&n| s.town(n).is_none())
+            {
                 v.push(Action::BuildTown { hex: h });
             }
         }
@@ -153,10 +162,18 @@ fn candidates(s: &Viktory) -> Vec<Action> {
                     continue;
                 }
                 if !u.done && u.mp > 0 {
+                    // Only hexes the unit's kind can enter at all (9.1, 9.3, 9.32).
+                    let land = u.kind.is_land();
                     v.extend(
                         u.hex
                             .neighbors()
                             .into_iter()
+                            .filter(|&to| match s.terrain(to) {
+                                Some(t) if land => t.is_land(),
+                                Some(Terrain::Water) => true,
+                                Some(_) => own_towns.contains(&to),
+                                None => false,
+                            })
                             .map(|to| Action::Move { unit: u.id, to }),
                     );
                     if u.kind.is_land() && own_towns.contains(&u.hex) {

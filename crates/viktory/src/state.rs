@@ -20,15 +20,12 @@ pub struct Town {
     pub capital_of: Option<Seat>,
 }
 
-/// What one hex holds besides units.
+/// What one hex holds besides units and towns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cell {
     /// The terrain, once revealed; `None` while the tile is face down.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terrain: Option<Terrain>,
-    /// A town or city.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub town: Option<Town>,
 }
 
 /// A revealed tile in a setup.
@@ -332,6 +329,8 @@ pub struct Viktory {
     pub(crate) rules: Rules,
     pub(crate) board: HexagonBoard,
     pub(crate) cells: Grid<Cell>,
+    /// Towns and cities, sorted by hex (few, and iterated often).
+    pub(crate) towns: Vec<(Hex, Town)>,
     pub(crate) bank: TileBank,
     pub(crate) units: Vec<Unit>,
     pub(crate) players: Vec<Player>,
@@ -419,6 +418,7 @@ impl Viktory {
             ));
         }
         let seat_ok = |s: Seat| s.0 < n;
+        let mut towns: Vec<(Hex, Town)> = Vec::with_capacity(setup.towns.len());
         for t in &setup.towns {
             let town = t.town;
             if !seat_ok(town.owner) || town.capital_of.is_some_and(|c| !seat_ok(c)) {
@@ -428,7 +428,7 @@ impl Viktory {
                 ));
                 continue;
             }
-            match cells.get_hex_mut(&board, t.hex) {
+            match cells.get_hex(&board, t.hex) {
                 None => p.push(Problem::new(
                     "town",
                     format!("town {} is off the board", t.hex),
@@ -440,10 +440,10 @@ impl Viktory {
                         format!("the town at {} is not on a revealed land hex", t.hex),
                     ));
                 }
-                Some(c) if c.town.is_some() => {
+                Some(_) if towns.iter().any(|(h, _)| *h == t.hex) => {
                     p.push(Problem::new("town", format!("two towns at {}", t.hex)));
                 }
-                Some(c) => c.town = Some(town),
+                Some(_) => towns.push((t.hex, town)),
             }
         }
         for t in &setup.towns {
@@ -472,6 +472,7 @@ impl Viktory {
             }
         }
         let mut units = setup.units.clone();
+        towns.sort_by_key(|(h, _)| *h);
         units.sort_by_key(|u| u.id);
         for w in units.windows(2) {
             if w[0].id == w[1].id {
@@ -530,7 +531,7 @@ impl Viktory {
                     format!("land unit {} is on water at {}", u.id, u.hex),
                 ));
             } else if !u.kind.is_land() && terrain.is_land() {
-                let port = cell.town.is_some_and(|t| t.owner == u.owner)
+                let port = towns.iter().any(|(h, t)| *h == u.hex && t.owner == u.owner)
                     && setup.turn.moving == Some(u.id);
                 if !port {
                     p.push(Problem::with_rule(
@@ -661,6 +662,7 @@ impl Viktory {
             rules,
             board,
             cells,
+            towns,
             bank,
             units,
             players,
@@ -712,9 +714,9 @@ impl Viktory {
             {
                 tiles.push(TileSetup { hex, terrain: t });
             }
-            if let Some(town) = cell.town {
-                towns.push(TownSetup { hex, town });
-            }
+        }
+        for &(hex, town) in &self.towns {
+            towns.push(TownSetup { hex, town });
         }
         Setup {
             rules: self.rules.clone(),
@@ -764,15 +766,24 @@ impl Viktory {
 
     /// The town or city at `hex`.
     pub fn town(&self, hex: Hex) -> Option<Town> {
-        self.cell(hex).and_then(|c| c.town)
+        self.towns.binary_search_by_key(&hex, |(h, _)| *h).ok().map(|i| self.towns[i].1)
+    }
+
+    pub(crate) fn town_mut(&mut self, hex: Hex) -> Option<&mut Town> {
+        let i = self.towns.binary_search_by_key(&hex, |(h, _)| *h).ok()?;
+        Some(&mut self.towns[i].1)
+    }
+
+    /// Places a new town or city (its hex holds none).
+    pub(crate) fn add_town(&mut self, hex: Hex, town: Town) {
+        if let Err(i) = self.towns.binary_search_by_key(&hex, |(h, _)| *h) {
+            self.towns.insert(i, (hex, town));
+        }
     }
 
     /// Every town and city with its hex, in hex order.
     pub fn towns(&self) -> impl Iterator<Item = (Hex, Town)> + '_ {
-        self.cells.iter().enumerate().filter_map(|(i, c)| {
-            c.town
-                .map(|t| (self.board.hex_at(i).expect("dense grid"), t))
-        })
+        self.towns.iter().copied()
     }
 
     /// The face-down tiles left.

@@ -97,7 +97,7 @@ pub fn check_city(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
 /// Builds a town (7.2), reveals its neighbours (7.3), adds its infantry (7.4).
 pub fn apply_town(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
     let seat = s.turn.active;
-    s.cell_mut(hex).town = Some(Town {
+    s.add_town(hex, Town {
         owner: seat,
         city: false,
         capital_of: None,
@@ -112,7 +112,7 @@ pub fn apply_town(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
 /// Upgrades a town (7.23), reveals the hexes two away (7.3), adds the city's unit (7.4).
 pub fn apply_city(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
     let seat = s.turn.active;
-    if let Some(t) = s.cell_mut(hex).town.as_mut() {
+    if let Some(t) = s.town_mut(hex) {
         t.city = true;
     }
     ev.push(Event::CityBuilt { seat, hex });

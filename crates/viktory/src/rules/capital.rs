@@ -16,7 +16,7 @@ use crate::unit::{UnitId, UnitKind};
 pub fn capture(s: &mut Viktory, hex: Hex, winner: Seat, loser: Seat, ev: &mut Vec<Event>) {
     let Some(town) = s.town(hex) else { return };
     let terrain = s.terrain(hex).unwrap_or(crate::board::Terrain::Plains);
-    if let Some(t) = s.cell_mut(hex).town.as_mut() {
+    if let Some(t) = s.town_mut(hex) {
         t.owner = winner;
     }
     ev.push(Event::Captured {

@@ -64,7 +64,7 @@ pub fn check_capital(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
 /// the capital; then the next player's opening, or the first real turn.
 pub fn apply_capital(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
     let seat = s.turn.active;
-    s.cell_mut(hex).town = Some(Town {
+    s.add_town(hex, Town {
         owner: seat,
         city: false,
         capital_of: Some(seat),
