@@ -227,18 +227,26 @@ impl Board for HexagonBoard {
     }
 
     fn index(&self, hex: Hex) -> Option<usize> {
-        if !self.contains(hex) {
+        // Hot path of every per-hex lookup: plain i64 arithmetic, no recursion.
+        let radius = i64::from(self.radius());
+        let (q, r) = (i64::from(hex.q), i64::from(hex.r));
+        if q.abs() > radius || r.abs() > radius || (q + r).abs() > radius {
             return None;
         }
-        if hex.r > 0 {
-            // The lower half mirrors the upper half through the centre.
-            return Some(self.len() - 1 - self.index(-hex)?);
-        }
-        let radius = i64::from(self.radius());
-        let row = u64::try_from(i64::from(hex.r) + radius).ok()?;
-        // The first hex of a row in the upper half has q = -r - radius.
-        let col = u64::try_from(i64::from(hex.q) + i64::from(hex.r) + radius).ok()?;
-        usize::try_from(self.row_start(row) + col).ok()
+        let b = 2 * radius + 1;
+        // In the upper half (r <= 0) row i starts at i(i + b)/2 and its first hex has
+        // q = -r - radius; the lower half mirrors the upper half through the centre.
+        let upper = |q: i64, r: i64| {
+            let row = r + radius;
+            row * (row + b) / 2 + q + r + radius
+        };
+        let index = if r <= 0 {
+            upper(q, r)
+        } else {
+            let len = 3 * radius * (radius + 1) + 1;
+            len - 1 - upper(-q, -r)
+        };
+        usize::try_from(index).ok()
     }
 
     fn hex_at(&self, index: usize) -> Option<Hex> {

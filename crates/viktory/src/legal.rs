@@ -186,11 +186,17 @@ fn candidates(s: &Viktory) -> Vec<Action> {
                     }
                 }
                 if matches!(u.kind, UnitKind::Artillery | UnitKind::Frigate) && !u.attacked {
-                    for target in u.hex.range(u32::from(s.rules.bombard_range)) {
-                        if target != u.hex && s.enemy_units_at(target, seat) {
-                            v.push(Action::Bombard { unit: u.id, target });
-                        }
-                    }
+                    let range = u32::from(s.rules.bombard_range);
+                    v.extend(
+                        s.units
+                            .iter()
+                            .filter(|e| e.owner != seat && e.aboard.is_none())
+                            .filter(|e| (1..=range).contains(&e.hex.distance(u.hex)))
+                            .map(|e| Action::Bombard {
+                                unit: u.id,
+                                target: e.hex,
+                            }),
+                    );
                 }
                 if u.kind.is_land() && !u.done {
                     for f in s.units.iter().filter(|f| {

@@ -766,7 +766,10 @@ impl Viktory {
 
     /// The town or city at `hex`.
     pub fn town(&self, hex: Hex) -> Option<Town> {
-        self.towns.binary_search_by_key(&hex, |(h, _)| *h).ok().map(|i| self.towns[i].1)
+        self.towns
+            .binary_search_by_key(&hex, |(h, _)| *h)
+            .ok()
+            .map(|i| self.towns[i].1)
     }
 
     pub(crate) fn town_mut(&mut self, hex: Hex) -> Option<&mut Town> {

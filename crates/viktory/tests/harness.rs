@@ -186,9 +186,9 @@ fn classic_6_players() {
 fn random_play_reaches_every_rule() {
     use std::collections::BTreeMap;
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for seed in 0..60u64 {
+    for seed in 0..120u64 {
         let players = 2 + (seed % 3) as u8;
-        let mut s = game(players, 40);
+        let mut s = game(players, 60);
         let mut rng = engine::GameRng::from_u64(seed);
         let mut steps = 0;
         while !s.to_move().is_over() && steps < 100_000 {

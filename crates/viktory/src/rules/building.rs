@@ -25,12 +25,9 @@ fn check_capital_held(s: &Viktory) -> Result<(), RuleError> {
 /// most 3 steps through revealed hexes ("contiguously revealed", 7.21).
 pub fn within_reach_of_own_town(s: &Viktory, hex: Hex) -> bool {
     let seat = s.turn.active;
-    let reached = hexmap::bfs_within(hex, 3, |h| s.revealed(h));
-    reached.iter().any(|&(h, steps)| {
-        (2..=3).contains(&steps)
-            && (2..=3).contains(&h.distance(hex))
-            && s.town(h).is_some_and(|t| t.owner == seat)
-    })
+    s.towns()
+        .filter(|(h, t)| t.owner == seat && (2..=3).contains(&h.distance(hex)))
+        .any(|(h, _)| crate::rules::movement::short_path(h, hex, |x| s.revealed(x)))
 }
 
 /// Rule 7.21, 7.22, R-7: where a new town may be built.
@@ -97,11 +94,14 @@ pub fn check_city(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
 /// Builds a town (7.2), reveals its neighbours (7.3), adds its infantry (7.4).
 pub fn apply_town(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
     let seat = s.turn.active;
-    s.add_town(hex, Town {
-        owner: seat,
-        city: false,
-        capital_of: None,
-    });
+    s.add_town(
+        hex,
+        Town {
+            owner: seat,
+            city: false,
+            capital_of: None,
+        },
+    );
     s.turn.built = Some(hex);
     ev.push(Event::TownBuilt { seat, hex });
     exploration::town_built(s, hex);

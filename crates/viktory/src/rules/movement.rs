@@ -104,22 +104,24 @@ pub fn road_between(s: &Viktory, seat: Seat, from: Hex, to: Hex) -> bool {
     {
         return false;
     }
-    match from.distance(to) {
-        2 => from
-            .common_neighbors(to)
-            .into_iter()
-            .any(|x| road_hex(s, seat, x)),
-        3 => from
-            .neighbors()
-            .into_iter()
-            .filter(|x| x.distance(to) == 2 && road_hex(s, seat, *x))
-            .any(|x| {
-                x.common_neighbors(to)
-                    .into_iter()
-                    .any(|y| road_hex(s, seat, y))
-            }),
-        _ => false,
+    short_path(from, to, |h| road_hex(s, seat, h))
+}
+
+/// Whether `a` and `b`, 2 or 3 hexes apart, are joined by a path of 2 or 3 steps whose
+/// hexes between them all pass `ok` (roads, R-11; building reach, R-7).
+pub fn short_path(a: Hex, b: Hex, ok: impl Fn(Hex) -> bool) -> bool {
+    if !(2..=3).contains(&a.distance(b)) {
+        return false;
     }
+    a.neighbors()
+        .into_iter()
+        .filter(|&x| x != b && ok(x))
+        .any(|x| {
+            x.distance(b) == 1
+                || x.neighbors()
+                    .into_iter()
+                    .any(|y| y != a && y.distance(b) == 1 && ok(y))
+        })
 }
 
 /// Rule 9.0–9.3: may `unit` step (or take a road) to `to` now?
@@ -207,7 +209,7 @@ pub fn check_move(s: &Viktory, id: UnitId, to: Hex) -> Result<(), RuleError> {
             return Ok(());
         }
     }
-    if s.is_enemy_hex(to, seat) && s.turn.battle_hexes.contains(&to) {
+    if s.turn.battle_hexes.contains(&to) && s.is_enemy_hex(to, seat) {
         return refuse(
             "battle_fought",
             "12.2",

@@ -138,7 +138,7 @@ pub fn check_disembark(s: &Viktory, unit: UnitId, to: Hex) -> Result<(), RuleErr
             format!("frigate {frigate} already dropped units at {drop} this turn"),
         );
     }
-    if s.is_enemy_hex(to, s.turn.active) && s.turn.battle_hexes.contains(&to) {
+    if s.turn.battle_hexes.contains(&to) && s.is_enemy_hex(to, s.turn.active) {
         return refuse(
             "battle_fought",
             "12.2",

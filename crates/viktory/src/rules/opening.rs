@@ -64,11 +64,14 @@ pub fn check_capital(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
 /// the capital; then the next player's opening, or the first real turn.
 pub fn apply_capital(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
     let seat = s.turn.active;
-    s.add_town(hex, Town {
-        owner: seat,
-        city: false,
-        capital_of: Some(seat),
-    });
+    s.add_town(
+        hex,
+        Town {
+            owner: seat,
+            city: false,
+            capital_of: Some(seat),
+        },
+    );
     ev.push(Event::CapitalFounded { seat, hex });
     exploration::town_built(s, hex);
     s.players[seat.index()].reserve.infantry += 1;

@@ -181,6 +181,14 @@ pub fn apply_place(s: &mut Viktory, kind: UnitKind, town: Hex, to: Hex, ev: &mut
 
 /// Every placement that could be made now (candidates, checked).
 pub fn placements(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
+    let mut v = candidates(s);
+    v.retain(|&(k, t, h)| check_place(s, k, t, h).is_ok());
+    v
+}
+
+/// Placements worth checking: each reserve kind through each own town, frigates to the
+/// water next to it or nearest to it.
+fn candidates(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
     let seat = s.turn.active;
     let reserve = s.players[seat.index()].reserve;
     let towns: Vec<Hex> = s
@@ -206,13 +214,14 @@ pub fn placements(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
             }
         }
     }
-    v.retain(|&(k, t, h)| check_place(s, k, t, h).is_ok());
     v
 }
 
 /// Whether any placement is possible (otherwise the phase ends by itself).
 pub fn any_placement(s: &Viktory) -> bool {
-    !placements(s).is_empty()
+    candidates(s)
+        .into_iter()
+        .any(|(k, t, h)| check_place(s, k, t, h).is_ok())
 }
 
 /// Rule 13.5: starts the next frigate placement naval battle, if any is left. It has no
