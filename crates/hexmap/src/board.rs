@@ -222,10 +222,12 @@ impl Board for HexagonBoard {
         Hex::range_count(self.radius())
     }
 
+    #[inline]
     fn contains(&self, hex: Hex) -> bool {
         Hex::ORIGIN.distance(hex) <= self.radius()
     }
 
+    #[inline]
     fn index(&self, hex: Hex) -> Option<usize> {
         // Hot path of every per-hex lookup: plain i64 arithmetic, no recursion.
         let radius = i64::from(self.radius());

@@ -70,6 +70,7 @@ impl Hex {
     ///
     /// Computed in 64-bit arithmetic, so it never overflows; it saturates at `u32::MAX`
     /// (only reachable with coordinates near the `i32` limits).
+    #[inline]
     pub fn distance(self, other: Hex) -> u32 {
         let dq = i64::from(other.q) - i64::from(self.q);
         let dr = i64::from(other.r) - i64::from(self.r);
@@ -80,11 +81,13 @@ impl Hex {
 
     /// The adjacent hex in `direction`.
     #[must_use]
+    #[inline]
     pub fn neighbor(self, direction: Direction) -> Hex {
         self + direction.offset()
     }
 
     /// The six adjacent hexes, in [`Direction::ALL`] order.
+    #[inline]
     pub fn neighbors(self) -> [Hex; 6] {
         Direction::ALL.map(|d| self.neighbor(d))
     }
@@ -101,6 +104,7 @@ impl Hex {
     }
 
     /// Whether `other` is one of the six neighbours of `self`.
+    #[inline]
     pub fn is_adjacent(self, other: Hex) -> bool {
         self.direction_to(other).is_some()
     }

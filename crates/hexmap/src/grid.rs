@@ -76,6 +76,7 @@ impl<T> Grid<T> {
     }
 
     /// The cell at `index`, if in range.
+    #[inline]
     pub fn get(&self, index: usize) -> Option<&T> {
         self.cells.get(index)
     }
@@ -87,6 +88,7 @@ impl<T> Grid<T> {
 
     /// The cell of `hex` on `board`; `None` when `hex` is off the board (or the grid is
     /// shorter than the board).
+    #[inline]
     pub fn get_hex<B: Board + ?Sized>(&self, board: &B, hex: Hex) -> Option<&T> {
         self.cells.get(board.index(hex)?)
     }

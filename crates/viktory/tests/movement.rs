@@ -142,10 +142,27 @@ fn rule_9_13_roads_need_land_free_of_enemy_units() {
             .town(h(0, 0), 0, false, false)
             .unit(1, 0, UnitKind::Infantry, h(-2, 0))
     };
-    // The only path between (-2,0) and (0,0) is (-1,0).
+    // Paths of 2 or 3 land hexes from (-2,0) to (0,0): straight through (-1,0), or the
+    // detours (-1,-1),(0,-1) and (-2,1),(-1,1) (R-11: "some path").
     let s = base().terrain(h(-1, 0), Terrain::Water).build();
+    assert!(
+        s.legal_actions().contains(&mv(1, 0, 0)),
+        "a detour around the water"
+    );
+    let s = base()
+        .terrain(h(-1, 0), Terrain::Water)
+        .terrain(h(0, -1), Terrain::Water)
+        .terrain(h(-1, 1), Terrain::Water)
+        .build();
     assert_eq!(refused(&s, mv(1, 0, 0)), ("not_adjacent", "9.13"));
-    let s = base().unit(9, 1, UnitKind::Infantry, h(-1, 0)).build();
+    let s = base()
+        .unit(9, 1, UnitKind::Infantry, h(-1, 0))
+        .unit(8, 1, UnitKind::Infantry, h(0, -1))
+        .terrain(h(-1, 1), Terrain::Water)
+        .build();
+    assert_eq!(refused(&s, mv(1, 0, 0)), ("not_adjacent", "9.13"));
+    // An enemy unit in the destination town blocks the road too.
+    let s = base().unit(9, 1, UnitKind::Infantry, h(0, 0)).build();
     assert_eq!(refused(&s, mv(1, 0, 0)), ("not_adjacent", "9.13"));
     // Slow terrain on the way does not matter.
     let mut s = base().terrain(h(-1, 0), Terrain::Mountain).build();

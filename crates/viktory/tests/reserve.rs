@@ -278,10 +278,11 @@ fn rule_13_4_capital_takes_any_number_of_any_kind() {
         .reserve(0, ART, 1)
         .reserve(0, FRI, 1)
         .build();
-    // (-4,1) is perimeter water next to the capital; (-4,0) is two hexes away.
+    // (-4,1) is perimeter water next to the capital; (-4,0) is two hexes away, where
+    // only the ordinary rules could send a frigate, and the enemy next door forbids it.
     assert_eq!(
         refused(&s, frigate((-3, 1), (-4, 0))),
-        ("not_adjacent", "13.4")
+        ("enemy_adjacent", "13.2")
     );
     let events = play(
         &mut s,

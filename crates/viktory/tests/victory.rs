@@ -108,11 +108,7 @@ fn rule_5_1_the_last_player_left_wins() {
                 seat: Seat(0),
                 kind: INF
             },
-            Event::Disbanded {
-                seat: Seat(1),
-                kind: INF,
-                unit: Some(viktory::UnitId(2))
-            },
+            // His last town: no units to choose, everything leaves the game.
             Event::Eliminated { seat: Seat(1) },
             outcome.clone(),
         ]

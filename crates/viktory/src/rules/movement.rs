@@ -113,15 +113,17 @@ pub fn short_path(a: Hex, b: Hex, ok: impl Fn(Hex) -> bool) -> bool {
     if !(2..=3).contains(&a.distance(b)) {
         return false;
     }
-    a.neighbors()
-        .into_iter()
-        .filter(|&x| x != b && ok(x))
-        .any(|x| {
-            x.distance(b) == 1
-                || x.neighbors()
+    // Geometry first (cheap), the hexes' contents only for steps that can reach `b`.
+    a.neighbors().into_iter().any(|x| match x.distance(b) {
+        1 => ok(x),
+        2 => {
+            ok(x)
+                && x.neighbors()
                     .into_iter()
                     .any(|y| y != a && y.distance(b) == 1 && ok(y))
-        })
+        }
+        _ => false,
+    })
 }
 
 /// Rule 9.0–9.3: may `unit` step (or take a road) to `to` now?
