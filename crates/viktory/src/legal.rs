@@ -137,7 +137,8 @@ fn candidates(s: &Viktory) -> Vec<Action> {
             v
         }
         Stage::Move => {
-            let mut v = vec![Action::EndPhase];
+            let mut v = Vec::with_capacity(64);
+            v.push(Action::EndPhase);
             v.extend(
                 s.turn
                     .pending_battles
