@@ -658,3 +658,61 @@ fn r16_entering_a_won_battle_hex() {
     act(&mut s, mv(2, 1, 0));
     assert_eq!(ids_at(&s, h(1, 0)), [1, 2]);
 }
+
+/// 12.32: one frigate supports every adjacent hex under attack, battle after battle.
+#[test]
+fn rule_12_32_a_frigate_supports_every_adjacent_battle() {
+    let mut s = Pos::new(2, Stage::Move)
+        .terrain(h(1, 0), Terrain::Water)
+        .unit(9, 1, UnitKind::Frigate, h(1, 0))
+        .unit(8, 1, UnitKind::Infantry, h(1, -1))
+        .unit(7, 1, UnitKind::Infantry, h(0, 1))
+        .unit(1, 0, UnitKind::Infantry, h(0, -1))
+        .unit(2, 0, UnitKind::Infantry, h(-1, 1))
+        .build();
+    for (unit, target) in [(1, h(1, -1)), (2, h(0, 1))] {
+        play(
+            &mut s,
+            &[
+                Action::Move {
+                    unit: UnitId(unit),
+                    to: target,
+                },
+                Action::Fight { hex: target },
+            ],
+        );
+        dice(&mut s, &[6]);
+        // Infantry die plus the frigate's naval support die: two dice each time.
+        let events = dice(&mut s, &[6, 6]);
+        assert_eq!(events.len(), 2, "{events:?}");
+        act(
+            &mut s,
+            Action::Retreat {
+                unit: UnitId(unit),
+                to: if unit == 1 { h(0, -1) } else { h(-1, 1) },
+            },
+        );
+    }
+}
+
+/// 11.3: a frigate with cargo may bombard, and then still drop its cargo from that hex.
+#[test]
+fn rule_11_3_frigate_with_cargo_bombards_then_unloads() {
+    let mut s = Pos::new(2, Stage::Move)
+        .terrain(h(0, 0), Terrain::Water)
+        .unit(1, 0, UnitKind::Frigate, h(0, 0))
+        .cargo(2, 0, UnitKind::Infantry, 1)
+        .unit(9, 1, UnitKind::Infantry, h(2, -1))
+        .build();
+    act(&mut s, bombard(1, 2, -1));
+    dice(&mut s, &[5]);
+    assert_eq!(refused(&s, mv(1, 1, 0)), ("attacked", "10.7"));
+    act(
+        &mut s,
+        Action::Disembark {
+            unit: UnitId(2),
+            to: h(1, -1),
+        },
+    );
+    assert_eq!(ids_at(&s, h(1, -1)), [2]);
+}
