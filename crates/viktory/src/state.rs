@@ -324,7 +324,12 @@ impl Setup {
 }
 
 /// A VIKTORY game state. Private fields, read accessors; cheap to clone.
+///
+/// Its serde form is its [`Setup`]: a state is written as the setup that reproduces it
+/// and read back through [`Viktory::from_setup`], so a state read from anywhere is
+/// validated and its caches are rebuilt.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Setup", into = "Setup")]
 pub struct Viktory {
     pub(crate) rules: Rules,
     pub(crate) board: HexagonBoard,
@@ -342,6 +347,23 @@ pub struct Viktory {
     pub(crate) doomsday: bool,
     pub(crate) next_unit: u16,
     pub(crate) outcome: Option<Outcome>,
+    /// Cache: per hex, a bit per seat with units there (cargo excluded). Rebuilt by
+    /// [`Viktory::refresh_occupancy`] whenever units move, appear or leave.
+    pub(crate) occupancy: Grid<u8>,
+}
+
+impl TryFrom<Setup> for Viktory {
+    type Error = SetupErrors;
+
+    fn try_from(setup: Setup) -> Result<Self, SetupErrors> {
+        Viktory::from_setup(&setup)
+    }
+}
+
+impl From<Viktory> for Setup {
+    fn from(state: Viktory) -> Setup {
+        state.to_setup()
+    }
 }
 
 impl Viktory {
@@ -674,7 +696,9 @@ impl Viktory {
             doomsday: setup.doomsday,
             next_unit,
             outcome: setup.outcome.clone(),
+            occupancy: Grid::from_board(&board, 0),
         };
+        state.refresh_occupancy();
         // A hand-made position may stop where no decision is due (a battle step whose
         // casualties choose themselves, a phase with nothing to do): let the turn run on
         // to the next real decision, as after any action. Reachable states are settled
@@ -871,9 +895,33 @@ impl Viktory {
     /// Whether `hex` holds a military unit of a player other than `seat` (cargo counts
     /// through its frigate, so it is skipped).
     pub fn enemy_units_at(&self, hex: Hex, seat: Seat) -> bool {
-        self.units
-            .iter()
-            .any(|u| u.hex == hex && u.owner != seat && u.aboard.is_none())
+        self.occupancy
+            .get_hex(&self.board, hex)
+            .is_some_and(|&bits| bits & !(1u8 << seat.0) != 0)
+    }
+
+    /// Rebuilds the occupancy cache from the units. Every change to a unit's hex, its
+    /// cargo status, or the set of units calls this.
+    pub(crate) fn refresh_occupancy(&mut self) {
+        for bits in self.occupancy.iter_mut() {
+            *bits = 0;
+        }
+        for u in self.units.iter().filter(|u| u.aboard.is_none()) {
+            if let Some(bits) = self.occupancy.get_hex_mut(&self.board, u.hex) {
+                *bits |= 1u8 << u.owner.0;
+            }
+        }
+    }
+
+    /// Checks the caches against the data they are derived from (for tests).
+    pub fn verify_caches(&self) -> Result<(), String> {
+        let mut fresh = self.clone();
+        fresh.refresh_occupancy();
+        if fresh.occupancy == self.occupancy {
+            Ok(())
+        } else {
+            Err("the occupancy cache is stale".into())
+        }
     }
 
     /// Whether `hex` is an enemy hex for `seat`: enemy units, or an enemy town or city.

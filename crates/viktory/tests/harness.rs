@@ -122,6 +122,10 @@ fn invariants() -> Vec<Invariant<Viktory>> {
             name: "hidden tiles consistent (R-4, 9.2)",
             check: hidden_tiles,
         },
+        Invariant {
+            name: "caches match the units",
+            check: Viktory::verify_caches,
+        },
     ]
 }
 

@@ -434,6 +434,7 @@ pub fn apply_retreat(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Event>
     if let Some(f) = frigate {
         s.unit_mut(f).loads += 1;
     }
+    s.refresh_occupancy();
     ev.push(Event::Retreated { unit, to });
 }
 

@@ -135,6 +135,7 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
 /// a player without towns or cities leaves the game with all his units.
 pub fn eliminate(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
     s.units.retain(|u| u.owner != seat);
+    s.refresh_occupancy();
     let p = &mut s.players[seat.index()];
     p.reserve = crate::unit::Reserve::default();
     p.eliminated = true;

@@ -222,6 +222,7 @@ pub fn remove(s: &mut Viktory, unit: UnitId, chosen_by: Seat, announce: bool, ev
         });
     }
     s.units.retain(|x| x.id != unit && x.aboard != Some(unit));
+    s.refresh_occupancy();
     if s.turn.moving == Some(unit) {
         s.turn.moving = None;
     }

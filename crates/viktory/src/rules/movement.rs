@@ -240,6 +240,7 @@ pub fn apply_move(s: &mut Viktory, id: UnitId, to: Hex, ev: &mut Vec<Event>) {
     {
         u.hex = to;
     }
+    s.refresh_occupancy();
     let u = s.unit_mut(id);
     u.mp -= 1;
     ev.push(Event::Moved {

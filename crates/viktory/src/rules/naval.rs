@@ -104,6 +104,7 @@ pub fn apply_embark(s: &mut Viktory, unit: UnitId, frigate: UnitId, ev: &mut Vec
     u.done = true;
     u.mp = 0;
     s.unit_mut(frigate).loads += 1;
+    s.refresh_occupancy();
     ev.push(Event::Embarked { unit, frigate });
 }
 
@@ -169,6 +170,7 @@ pub fn apply_disembark(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Even
     u.done = true;
     u.mp = 0;
     u.entered_from = Some(fhex);
+    s.refresh_occupancy();
     ev.push(Event::Disembarked { unit, to });
     if enemy && let Err(i) = s.turn.pending_battles.binary_search(&to) {
         s.turn.pending_battles.insert(i, to);

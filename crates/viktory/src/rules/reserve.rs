@@ -39,6 +39,7 @@ pub fn put_on_map(
         loads: 0,
         drop: None,
     });
+    s.refresh_occupancy();
     ev.push(Event::UnitPlaced {
         seat,
         unit: id,
