@@ -903,7 +903,7 @@ impl Viktory {
     /// Rebuilds the occupancy cache from the units. Every change to a unit's hex, its
     /// cargo status, or the set of units calls this.
     pub(crate) fn refresh_occupancy(&mut self) {
-        for bits in self.occupancy.iter_mut() {
+        for bits in &mut self.occupancy {
             *bits = 0;
         }
         for u in self.units.iter().filter(|u| u.aboard.is_none()) {
