@@ -26,7 +26,9 @@ pub use action::Action;
 pub use board::{Terrain, TileBank};
 pub use error::RuleError;
 pub use event::Event;
-pub use options::{Allowances, CityUnits, DicePerKind, Rules, Suppression, Victory};
+pub use options::{
+    Allowances, CityUnits, DicePerKind, LostCapital, Retreat, Rules, Suppression, Victory,
+};
 pub use state::{Setup, Viktory};
 pub use unit::{Reserve, Unit, UnitId, UnitKind};
 pub use view::View;

@@ -39,6 +39,28 @@ pub enum Suppression {
     Clarified,
 }
 
+/// How the attacker retreats (12.3 step 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Retreat {
+    /// VIKTORY II: each unit to any hex an attacking unit entered from, land units onto
+    /// frigates there too.
+    Split,
+    /// Original VIKTORY: all units into one hex an attacking unit came from, never onto a
+    /// frigate.
+    OneHexNoFrigate,
+}
+
+/// What losing the capital costs besides building (14.0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LostCapital {
+    /// VIKTORY II: cities act as towns for defence and placement; only infantry is placed.
+    CitiesAsTowns,
+    /// Original VIKTORY: no reserve units are placed at all.
+    NoPlacement,
+}
+
 /// Dice per unit type present (12.3 steps 1 and 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DicePerKind {
@@ -147,6 +169,15 @@ pub struct Rules {
     pub weak_terrain_dice: u8,
     /// How defender suppression works (12.31, R-15).
     pub suppression: Suppression,
+    /// Mountain and forest hexes add defensive dice (12.3 step 2); the original VIKTORY
+    /// counts only towns and cities.
+    pub terrain_defense: bool,
+    /// How the attacker retreats (12.3 step 3).
+    pub retreat: Retreat,
+    /// Enemy units next to a town or city stop placement there (13.2).
+    pub adjacent_enemy_restriction: bool,
+    /// What losing the capital costs (14.0).
+    pub lost_capital: LostCapital,
     /// The second unit supported by a city on each terrain (8.2).
     pub city_units: CityUnits,
     /// Empire points that win the race for dominance (5.4): 20.
@@ -241,6 +272,22 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Defender suppression: none, classic, or clarified (Expansion).",
     ),
     (
+        "terrain_defense",
+        "Mountains and forests add defensive dice in battle.",
+    ),
+    (
+        "retreat",
+        "Retreats: split (each unit to any entry hex, onto frigates too) or one_hex_no_frigate.",
+    ),
+    (
+        "adjacent_enemy_restriction",
+        "Enemy units next to a town or city stop reserve placement there.",
+    ),
+    (
+        "lost_capital",
+        "Without the capital: cities_as_towns (only infantry placed) or no_placement.",
+    ),
+    (
         "city_units",
         "The second unit a city supports on each terrain.",
     ),
@@ -284,7 +331,7 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
 ];
 
 /// The presets this crate implements now.
-pub(crate) const PRESETS: &[&str] = &["classic"];
+pub(crate) const PRESETS: &[&str] = &["classic", "viktory1"];
 
 impl Rules {
     /// The classic VIKTORY II v1.1 rules for `players` players.
@@ -325,6 +372,10 @@ impl Rules {
             strong_terrain_dice: 2,
             weak_terrain_dice: 1,
             suppression: Suppression::Classic,
+            terrain_defense: true,
+            retreat: Retreat::Split,
+            adjacent_enemy_restriction: true,
+            lost_capital: LostCapital::CitiesAsTowns,
             city_units: CityUnits {
                 plains: UnitKind::Infantry,
                 grassland: UnitKind::Cavalry,
@@ -344,6 +395,44 @@ impl Rules {
         }
     }
 
+    /// The original VIKTORY rules v1.1 for `players` players: the map is face up,
+    /// no slow terrain, no roads, bombardment without line of sight, "special defense"
+    /// dice for towns (1), cities (2) and adjacent frigates (1) but none for terrain, no
+    /// suppression, retreats into one hex and never onto a frigate, no placement
+    /// restriction by adjacent enemies, and no placement at all without the capital.
+    pub fn viktory1(players: u8) -> Rules {
+        Rules {
+            preset: "viktory1".into(),
+            no_exploration: true,
+            slow_terrain: false,
+            roads: false,
+            line_of_sight: false,
+            terrain_defense: false,
+            suppression: Suppression::None,
+            retreat: Retreat::OneHexNoFrigate,
+            adjacent_enemy_restriction: false,
+            lost_capital: LostCapital::NoPlacement,
+            ..Rules::classic(players)
+        }
+    }
+
+    /// The rules of a preset, or `None` for a name this crate does not implement.
+    pub fn preset(name: &str, players: u8) -> Option<Rules> {
+        match name {
+            "classic" => Some(Rules::classic(players)),
+            "viktory1" => Some(Rules::viktory1(players)),
+            _ => None,
+        }
+    }
+
+    /// The player counts a preset's rulebook allows.
+    pub fn player_range(preset: &str) -> (u8, u8) {
+        match preset {
+            "viktory1" => (2, 4),
+            _ => (2, 6),
+        }
+    }
+
     /// The board side in use.
     pub fn side(&self) -> u8 {
         if self.board_side == 0 {
@@ -355,23 +444,36 @@ impl Rules {
 
     /// The presets offered, with their options and defaults.
     pub fn presets() -> Vec<Preset> {
-        let classic = Rules::classic(2);
-        let json = serde_json::to_value(&classic).expect("rules serialise");
-        let options = OPTION_TEXTS
-            .iter()
-            .map(|(name, text)| OptionInfo {
-                name: (*name).to_owned(),
-                description: (*text).to_owned(),
-                default: json[*name].clone(),
-            })
-            .collect();
-        vec![Preset {
-            name: "classic".into(),
-            description: "VIKTORY II rules v1.1 for 2 to 6 players, standard conquest.".into(),
-            min_players: 2,
-            max_players: 6,
-            options,
-        }]
+        let describe = |name: &str, description: &str| {
+            let (min_players, max_players) = Rules::player_range(name);
+            let rules = Rules::preset(name, min_players).expect("implemented preset");
+            let json = serde_json::to_value(&rules).expect("rules serialise");
+            let options = OPTION_TEXTS
+                .iter()
+                .map(|(name, text)| OptionInfo {
+                    name: (*name).to_owned(),
+                    description: (*text).to_owned(),
+                    default: json[*name].clone(),
+                })
+                .collect();
+            Preset {
+                name: name.into(),
+                description: description.into(),
+                min_players,
+                max_players,
+                options,
+            }
+        };
+        vec![
+            describe(
+                "classic",
+                "VIKTORY II rules v1.1 for 2 to 6 players, standard conquest.",
+            ),
+            describe(
+                "viktory1",
+                "The original VIKTORY rules v1.1 for 2 to 4 players, on a face-up map.",
+            ),
+        ]
     }
 
     /// Builds the rules of a new game from a preset, a player count and overrides,
@@ -391,8 +493,8 @@ impl Rules {
                 message,
             )));
         }
-        let players = request.players.unwrap_or(2);
-        let base = Rules::classic(players);
+        let players = request.players.unwrap_or(Rules::player_range(&preset).0);
+        let base = Rules::preset(&preset, players).expect("checked above");
         let mut json = serde_json::to_value(&base).expect("rules serialise");
         let mut problems = Vec::new();
         for (name, value) in &request.options {
@@ -426,13 +528,20 @@ impl Rules {
     /// conflicting options.
     pub fn validate(&self) -> Result<(), SetupErrors> {
         let mut p = Vec::new();
-        if !(2..=6).contains(&self.players) {
+        let (min, max) = Rules::player_range(&self.preset);
+        if !PRESETS.contains(&self.preset.as_str()) {
+            p.push(Problem::with_rule(
+                "preset",
+                "R-1",
+                format!("no preset {:?}", self.preset),
+            ));
+        } else if !(min..=max).contains(&self.players) {
             p.push(Problem::with_rule(
                 "players",
-                "1.1",
+                "R-1",
                 format!(
-                    "classic VIKTORY II is for 2 to 6 players, not {}",
-                    self.players
+                    "the {} rules are for {min} to {max} players, not {}",
+                    self.preset, self.players
                 ),
             ));
         }
@@ -519,8 +628,6 @@ impl Rules {
             ));
         }
         for (on, name, rule) in [
-            (self.terrain_leveling, "terrain_leveling", "15.1"),
-            (self.no_exploration, "no_exploration", "15.2"),
             (self.exploration_balancing, "exploration_balancing", "15.3"),
             (self.luck_averaging, "luck_averaging", "15.4"),
             (self.relocation, "relocation", "15.5"),
@@ -572,4 +679,57 @@ impl Rules {
             TileBank::default_for(interior as u16)
         })
     }
+}
+
+/// Reads rules written by any version of hexwar: fields missing from the input (options
+/// added since it was written) take the values of its preset, so stored games and
+/// records keep loading as the rules grow. Unknown fields are still refused.
+pub(crate) fn deserialize_lenient<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Rules, D::Error> {
+    use serde::de::Error;
+    let value = serde_json::Value::deserialize(deserializer)?;
+    let serde_json::Value::Object(given) = value else {
+        return Err(D::Error::custom("the rules must be an object"));
+    };
+    let preset = given
+        .get("preset")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("classic");
+    let players = given
+        .get("players")
+        .and_then(serde_json::Value::as_u64)
+        .unwrap_or(2);
+    let base = Rules::preset(preset, u8::try_from(players).unwrap_or(2))
+        .ok_or_else(|| D::Error::custom(format!("no preset {preset:?}")))?;
+    let mut merged = serde_json::to_value(&base).map_err(D::Error::custom)?;
+    for (k, v) in given {
+        merged[k.as_str()] = v;
+    }
+    serde_json::from_value(merged).map_err(D::Error::custom)
+}
+
+/// Writes rules compactly: the preset, the player count, and only the options that
+/// differ from the preset. Records stay small and readable, and adding an option to
+/// hexwar does not change how existing games are written.
+pub(crate) fn serialize_compact<S: serde::Serializer>(
+    rules: &Rules,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::Error;
+    let full = serde_json::to_value(rules).map_err(S::Error::custom)?;
+    let base = Rules::preset(&rules.preset, rules.players)
+        .map(|b| serde_json::to_value(&b))
+        .transpose()
+        .map_err(S::Error::custom)?;
+    let mut out = serde_json::Map::new();
+    if let serde_json::Value::Object(fields) = full {
+        for (k, v) in fields {
+            let default = base.as_ref().and_then(|b| b.get(&k));
+            if k == "preset" || k == "players" || default != Some(&v) {
+                out.insert(k, v);
+            }
+        }
+    }
+    out.serialize(serializer)
 }

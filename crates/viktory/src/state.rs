@@ -222,6 +222,9 @@ pub struct Battle {
     /// Hexes that attacking units entered the battle hex from: the only retreat hexes.
     #[serde(default)]
     pub entries: Vec<Hex>,
+    /// The one hex the retreat goes to, once chosen (original VIKTORY).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retreat_to: Option<Hex>,
 }
 
 /// A bombardment in progress (11.0).
@@ -258,7 +261,11 @@ pub struct Capture {
 /// revealed interior tiles.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
-    /// The rules in force.
+    /// The rules in force (missing options take their preset's value).
+    #[serde(
+        serialize_with = "crate::options::serialize_compact",
+        deserialize_with = "crate::options::deserialize_lenient"
+    )]
     pub rules: Rules,
     /// Revealed interior tiles.
     #[serde(default)]
@@ -303,7 +310,15 @@ pub struct Setup {
 
 impl Setup {
     /// A game at its very start: the first player is about to be drawn.
+    /// With no exploration (15.2, the original VIKTORY) every interior tile is turned
+    /// face up first, one chance action per hex, before the first player is drawn.
     pub fn new(rules: Rules) -> Setup {
+        let reveals = if rules.no_exploration {
+            let board = board(rules.side());
+            board.hexes().filter(|&h| !board.is_perimeter(h)).collect()
+        } else {
+            vec![]
+        };
         Setup {
             rules,
             tiles: vec![],
@@ -312,7 +327,7 @@ impl Setup {
             units: vec![],
             players: vec![],
             turn: Turn::default(),
-            reveals: vec![],
+            reveals,
             battle: None,
             bombard: None,
             capture: None,

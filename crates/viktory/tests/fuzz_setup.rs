@@ -149,6 +149,7 @@ fn apply(m: &Mutation) -> Setup {
             suppressed: 0,
             marked: vec![UnitId(u16::from(th))],
             entries: vec![hex(h).neighbor(hexmap::Direction::E)],
+            retreat_to: None,
         });
     }
     if let Some((u, t, a, d, roll)) = m.bombard {

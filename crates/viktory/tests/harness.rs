@@ -130,10 +130,14 @@ fn invariants() -> Vec<Invariant<Viktory>> {
 }
 
 fn game(players: u8, max_turns: u16) -> Viktory {
+    game_of("classic", players, max_turns)
+}
+
+fn game_of(preset: &str, players: u8, max_turns: u16) -> Viktory {
     let mut options = serde_json::Map::new();
     options.insert("max_turns".into(), max_turns.into());
     let setup = Viktory::new_setup(&NewGame {
-        preset: Some("classic".into()),
+        preset: Some(preset.into()),
         options,
         players: Some(players),
     })
@@ -340,4 +344,34 @@ fn classic_check_refuses_everything_else() {
     .unwrap_or_else(|f| panic!("{f}"));
     eprintln!("{report:?}");
     assert!(report.refusals_checked > 100_000);
+}
+
+fn run_preset(preset: &str, players: u8, playouts: usize, max_turns: u16, deep_every: usize) {
+    let report = Conformance {
+        invariants: invariants(),
+        playouts,
+        max_actions: 200_000,
+        seed: u64::from(players) * 7_000_000,
+        deep_every,
+        ..Conformance::default()
+    }
+    .run(|_| game_of(preset, players, max_turns))
+    .unwrap_or_else(|f| panic!("{preset}, {players} players: {f}"));
+    assert_eq!(report.finished, playouts);
+    eprintln!("{preset}, {players} players: {report:?}");
+}
+
+#[test]
+fn viktory1_2_players() {
+    run_preset("viktory1", 2, 400, 25, 7);
+}
+
+#[test]
+fn viktory1_3_players() {
+    run_preset("viktory1", 3, 300, 18, 11);
+}
+
+#[test]
+fn viktory1_4_players() {
+    run_preset("viktory1", 4, 300, 15, 13);
 }

@@ -9,8 +9,8 @@ use hexmap::Hex;
 use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::{DiePurpose, Event};
-use crate::rules::Suppression;
 use crate::rules::movement;
+use crate::rules::{Retreat, Suppression};
 use crate::rules::{capital, casualties, naval};
 use crate::state::{Battle, BattleStep, Hits, Viktory};
 use crate::unit::{UnitId, UnitKind};
@@ -112,6 +112,7 @@ pub fn start(s: &mut Viktory, hex: Hex, attacker: Seat, placement: bool, ev: &mu
         suppressed: 0,
         marked: vec![],
         entries,
+        retreat_to: None,
     });
     if pre == 0 {
         start_round(s, ev);
@@ -161,8 +162,15 @@ fn defender_dice(s: &Viktory, b: &Battle, ev: &mut Vec<Event>) -> (u8, u8) {
         }
         // Defensive terrain: the best of mountain/city (strong) or forest/town (weak);
         // a city counts as a town while its owner lacks his capital (14.0).
-        let terrain = s.terrain(b.hex);
-        let city = town.is_some_and(|t| t.city) && s.holds_capital(b.defender);
+        // Mountains and forests count unless the rules give terrain no defence (original
+        // VIKTORY) or level it (15.1); a city counts as a town while its owner lacks his
+        // capital (14.0, classic only).
+        let terrain = s
+            .terrain(b.hex)
+            .filter(|_| s.rules.terrain_defense && !s.rules.terrain_leveling);
+        let capital_penalty = s.rules.lost_capital == crate::rules::LostCapital::CitiesAsTowns
+            && !s.holds_capital(b.defender);
+        let city = town.is_some_and(|t| t.city) && !capital_penalty;
         let terrain_dice = if terrain == Some(Terrain::Mountain) || city {
             s.rules.strong_terrain_dice
         } else if terrain == Some(Terrain::Forest) || town.is_some() {
@@ -336,6 +344,23 @@ fn retreat_ok(s: &Viktory, b: &Battle, unit: &crate::unit::Unit, to: Hex) -> Res
         return refuse("retreat_hex", "12.3", format!("{to} holds enemy units"));
     }
     let water = s.terrain(to).is_some_and(|t| !t.is_land());
+    if s.rules.retreat == Retreat::OneHexNoFrigate {
+        // Original VIKTORY: every unit into the same hex, never back onto a frigate.
+        if b.retreat_to.is_some_and(|h| h != to) {
+            return refuse(
+                "one_retreat_hex",
+                "R-1",
+                "the attacker retreats all his units into one hex",
+            );
+        }
+        if unit.kind.is_land() && water {
+            return refuse(
+                "no_frigate_retreat",
+                "R-1",
+                "land units do not retreat onto frigates",
+            );
+        }
+    }
     match (unit.kind.is_land(), water) {
         (true, false) | (false, true) => Ok(()),
         (true, true) if frigate_with_room(s, b.attacker, to).is_some() => Ok(()),
@@ -373,6 +398,14 @@ fn retreat_possible(s: &Viktory, b: &Battle) -> bool {
         .any(|&e| s.terrain(e).is_some_and(|t| !t.is_land()) && !s.enemy_units_at(e, b.attacker));
     let land_units = units.iter().filter(|u| u.kind.is_land()).count();
     let frigates = units.len() - land_units;
+    if s.rules.retreat == Retreat::OneHexNoFrigate {
+        // One hex for everyone: land for land units, water for frigates.
+        return if land_units > 0 {
+            land_entry && frigates == 0
+        } else {
+            water_entry
+        };
+    }
     if frigates > 0 && !water_entry {
         return false;
     }
@@ -415,8 +448,12 @@ pub fn check_retreat(s: &Viktory, unit: UnitId, to: Hex) -> Result<(), RuleError
 
 /// Retreats one unit; the rest must follow (12.3 step 3).
 pub fn apply_retreat(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Event>) {
+    let one_hex = s.rules.retreat == Retreat::OneHexNoFrigate;
     let Some(b) = s.battle.as_mut() else { return };
     b.step = BattleStep::Retreating;
+    if one_hex {
+        b.retreat_to = Some(to);
+    }
     let attacker = b.attacker;
     let kind = s.unit(unit).map(|u| u.kind);
     let water = s.terrain(to).is_some_and(|t| !t.is_land());

@@ -13,8 +13,14 @@ use crate::unit::{UnitId, UnitKind};
 
 /// Rule 11.2: forest, mountain and any town or city block line of sight; so does a
 /// face-down hex, whose terrain nobody knows (H-10).
+/// Under 15.1 (terrain leveling) forests and mountains no longer block; towns and
+/// cities still do.
 fn blocks(s: &Viktory, hex: Hex) -> bool {
-    s.town(hex).is_some() || s.terrain(hex).is_none_or(Terrain::is_slow)
+    s.town(hex).is_some()
+        || match s.terrain(hex) {
+            None => true,
+            Some(t) => t.is_slow() && !s.rules.terrain_leveling,
+        }
 }
 
 /// Rule 11.2, R-12: line of sight from `from` to `target`. Range 1 is never blocked; at

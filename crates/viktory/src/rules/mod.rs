@@ -13,4 +13,4 @@ pub mod reserve;
 pub mod sequence;
 pub mod victory;
 
-pub use crate::options::{DicePerKind, Suppression, Victory};
+pub use crate::options::{DicePerKind, LostCapital, Retreat, Suppression, Victory};

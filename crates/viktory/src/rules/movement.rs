@@ -77,8 +77,10 @@ fn slow_exception(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 }
 
 /// Rule 9.12, R-10: entering `hex` stops a land unit.
+/// Under 15.1 (terrain leveling) terrain never slows.
 fn stops_in(s: &Viktory, seat: Seat, hex: Hex) -> bool {
     s.rules.slow_terrain
+        && !s.rules.terrain_leveling
         && s.terrain(hex).is_some_and(Terrain::is_slow)
         && !slow_exception(s, seat, hex)
 }

@@ -9,7 +9,7 @@ use hexmap::Hex;
 use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
-use crate::rules::{battle, exploration};
+use crate::rules::{LostCapital, battle, exploration};
 use crate::state::{Placed, Viktory};
 use crate::unit::{Unit, UnitId, UnitKind};
 
@@ -116,6 +116,13 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
     if capital && (!frigate || to.distance(town) == 1) {
         return Ok(());
     }
+    if !held && s.rules.lost_capital == LostCapital::NoPlacement {
+        return refuse(
+            "capital_lost",
+            "R-1",
+            "without your capital you place no units (original VIKTORY)",
+        );
+    }
     if !held && kind != UnitKind::Infantry {
         return refuse(
             "capital_lost",
@@ -123,7 +130,7 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
             format!("without your capital, your {kind} stays in reserve"),
         );
     }
-    if enemy_adjacent(s, seat, town) {
+    if s.rules.adjacent_enemy_restriction && enemy_adjacent(s, seat, town) {
         return refuse(
             "enemy_adjacent",
             "13.2",

@@ -41,6 +41,8 @@ impl Pos {
             .collect();
         let players = vec![Player::default(); usize::from(rules.players)];
         let mut setup = Setup::new(rules);
+        // Every tile is already face up here, whatever the rules would reveal first.
+        setup.reveals.clear();
         setup.tiles = tiles;
         setup.bank = Some(TileBank::default());
         setup.players = players;

@@ -1,0 +1,345 @@
+//! The original VIKTORY (`viktory1`, R-1) and the classic variants 15.1 (terrain
+//! leveling) and 15.2 (no exploration): each behaviour with the option on, beside the
+//! classic behaviour with it off.
+
+mod common;
+
+use common::*;
+use engine::{Game, NewGame, Seat, ToMove};
+use viktory::board::Terrain;
+use viktory::event::DiePurpose;
+use viktory::state::Stage;
+use viktory::{Action, Event, Rules, UnitId, UnitKind, Viktory};
+
+fn v1(stage: Stage) -> Pos {
+    let mut rules = Rules::viktory1(2);
+    rules.board_side = 5;
+    Pos::with_rules(rules, stage)
+}
+
+fn leveled(stage: Stage) -> Pos {
+    Pos::new(2, stage).rules(|r| r.terrain_leveling = true)
+}
+
+fn new_game(preset: &str, players: u8, options: &str) -> Result<Viktory, engine::SetupErrors> {
+    let setup = Viktory::new_setup(&NewGame {
+        preset: Some(preset.into()),
+        options: serde_json::from_str(options).unwrap(),
+        players: Some(players),
+    })?;
+    Viktory::from_setup(&setup)
+}
+
+fn defence_dice(events: &[Event]) -> usize {
+    events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::DieRolled {
+                    purpose: DiePurpose::Defense,
+                    ..
+                }
+            )
+        })
+        .count()
+}
+
+/// R-1: the original VIKTORY is for 2 to 4 players; classic for 2 to 6.
+#[test]
+fn r1_viktory1_player_counts() {
+    assert!(new_game("viktory1", 4, "{}").is_ok());
+    let err = new_game("viktory1", 5, "{}").unwrap_err();
+    assert_eq!(err.0[0].code, "players");
+    assert!(new_game("classic", 5, "{}").is_ok());
+    let err = new_game("expansion", 2, "{}").unwrap_err();
+    assert!(err.0[0].message.contains("not implemented yet"), "{err}");
+}
+
+/// R-1, R-4, 15.2: the original VIKTORY and the no-exploration variant turn every tile
+/// face up before the first player is drawn; classic starts with the draw.
+#[test]
+fn rule_15_2_and_viktory1_face_up_map() {
+    for (preset, options) in [
+        ("viktory1", "{}"),
+        ("classic", r#"{"no_exploration": true}"#),
+    ] {
+        let mut s = new_game(preset, 2, options).unwrap();
+        assert_eq!(
+            s.pending_reveals().len(),
+            37,
+            "{preset}: every interior hex of the side-5 board"
+        );
+        let mut rng = engine::GameRng::from_u64(1);
+        for _ in 0..37 {
+            assert!(matches!(s.legal_actions()[0], Action::Reveal { .. }));
+            let a = s.sample_chance(&mut rng);
+            s.apply(a).unwrap();
+        }
+        assert!(matches!(s.legal_actions()[0], Action::FirstPlayer { .. }));
+        assert_eq!(s.bank().total(), 0);
+    }
+    let s = new_game("classic", 2, "{}").unwrap();
+    assert!(s.pending_reveals().is_empty());
+    assert!(matches!(s.legal_actions()[0], Action::FirstPlayer { .. }));
+}
+
+/// R-1 / 15.1: no slow terrain in the original VIKTORY or with terrain leveling.
+#[test]
+fn r1_and_15_1_no_slow_terrain() {
+    for pos in [v1(Stage::Move), leveled(Stage::Move)] {
+        let mut s = pos
+            .terrain(h(1, 0), Terrain::Forest)
+            .unit(1, 0, UnitKind::Infantry, h(0, 0))
+            .build();
+        play(&mut s, &[mv(1, 1, 0), mv(1, 2, 0)]);
+    }
+    let mut s = Pos::new(2, Stage::Move)
+        .terrain(h(1, 0), Terrain::Forest)
+        .unit(1, 0, UnitKind::Infantry, h(0, 0))
+        .build();
+    act(&mut s, mv(1, 1, 0));
+    assert_eq!(refused(&s, mv(1, 2, 0)), ("no_movement", "9.0"));
+}
+
+/// R-1: no roads in the original VIKTORY.
+#[test]
+fn r1_viktory1_has_no_roads() {
+    let s = v1(Stage::Move)
+        .town(h(-2, 0), 0, false, false)
+        .town(h(0, 0), 0, false, false)
+        .unit(1, 0, UnitKind::Infantry, h(-2, 0))
+        .build();
+    assert_eq!(refused(&s, mv(1, 0, 0)), ("not_adjacent", "9.13"));
+}
+
+/// R-1: the original VIKTORY bombards one or two hexes with no line-of-sight limit;
+/// 15.1 levels forests and mountains but towns still block.
+#[test]
+fn r1_and_15_1_line_of_sight() {
+    let blocked = |p: Pos| {
+        p.terrain(h(1, 0), Terrain::Mountain)
+            .terrain(h(0, 1), Terrain::Forest)
+            .unit(1, 0, UnitKind::Artillery, h(0, 0))
+            .unit(9, 1, UnitKind::Infantry, h(1, 1))
+    };
+    let target = Action::Bombard {
+        unit: UnitId(1),
+        target: h(1, 1),
+    };
+    assert!(
+        blocked(v1(Stage::Move))
+            .build()
+            .legal_actions()
+            .contains(&target)
+    );
+    assert!(
+        blocked(leveled(Stage::Move))
+            .build()
+            .legal_actions()
+            .contains(&target)
+    );
+    assert_eq!(
+        refused(&blocked(Pos::new(2, Stage::Move)).build(), target),
+        ("line_of_sight", "11.2")
+    );
+
+    let s = leveled(Stage::Move)
+        .terrain(h(1, 0), Terrain::Mountain)
+        .town(h(0, 1), 1, false, false)
+        .unit(1, 0, UnitKind::Artillery, h(0, 0))
+        .unit(9, 1, UnitKind::Infantry, h(1, 1))
+        .build();
+    assert!(
+        s.legal_actions().contains(&target),
+        "the leveled mountain lets the shot through"
+    );
+}
+
+/// R-1 ("special defense"), 15.1: terrain gives no defence dice; towns (1), cities (2)
+/// and an adjacent frigate (1) do.
+#[test]
+fn r1_and_15_1_defence_dice() {
+    // An infantry defending a mountain hex: classic rolls 1 + 2 terrain dice.
+    let fight = |p: Pos| {
+        let mut s = p
+            .terrain(h(1, 0), Terrain::Mountain)
+            .unit(1, 0, UnitKind::Infantry, h(0, 0))
+            .unit(9, 1, UnitKind::Infantry, h(1, 0))
+            .build();
+        play(&mut s, &[mv(1, 1, 0), Action::Fight { hex: h(1, 0) }]);
+        dice(&mut s, &[6]);
+        // Roll misses until the round is over and count the defender's dice.
+        let mut events = Vec::new();
+        while s.to_move() == ToMove::Chance {
+            events.extend(act(&mut s, Action::Die { value: 6 }));
+        }
+        defence_dice(&events)
+    };
+    assert_eq!(fight(Pos::new(2, Stage::Move)), 3);
+    assert_eq!(fight(v1(Stage::Move)), 1);
+    assert_eq!(fight(leveled(Stage::Move)), 1);
+    // A city with an adjacent frigate in the original VIKTORY: 1 unit die, 2 city dice, 1
+    // frigate die, whatever the terrain.
+    let mut s = v1(Stage::Move)
+        .terrain(h(1, 0), Terrain::Mountain)
+        .terrain(h(2, 0), Terrain::Water)
+        .town(h(1, 0), 1, true, true)
+        .unit(8, 1, UnitKind::Frigate, h(2, 0))
+        .unit(9, 1, UnitKind::Infantry, h(1, 0))
+        .unit(1, 0, UnitKind::Infantry, h(0, 0))
+        .build();
+    play(&mut s, &[mv(1, 1, 0), Action::Fight { hex: h(1, 0) }]);
+    dice(&mut s, &[6]);
+    let events = dice(&mut s, &[6, 6, 6, 6]);
+    assert_eq!(defence_dice(&events), 4);
+}
+
+/// R-1: no defender suppression in the original VIKTORY.
+#[test]
+fn r1_viktory1_has_no_suppression() {
+    let mut s = v1(Stage::Move)
+        .unit(1, 0, UnitKind::Cavalry, h(0, 0))
+        .unit(2, 0, UnitKind::Infantry, h(0, 0))
+        .unit(9, 1, UnitKind::Infantry, h(1, 0))
+        .build();
+    play(
+        &mut s,
+        &[mv(1, 1, 0), mv(2, 1, 0), Action::Fight { hex: h(1, 0) }],
+    );
+    let events = dice(&mut s, &[2, 2, 2]);
+    assert!(!events.iter().any(|e| matches!(e, Event::Suppressed { .. })));
+    // The defender still rolls his unit die.
+    assert_eq!(s.to_move(), ToMove::Chance);
+}
+
+/// R-1: the original VIKTORY retreats every unit into one hex an attacking unit came
+/// from, never onto a frigate.
+#[test]
+fn r1_viktory1_retreat_into_one_hex_not_onto_frigates() {
+    let mut s = v1(Stage::Move)
+        .terrain(h(1, 1), Terrain::Water)
+        .unit(4, 0, UnitKind::Frigate, h(1, 1))
+        .cargo(5, 0, UnitKind::Infantry, 4)
+        .unit(1, 0, UnitKind::Infantry, h(0, 0))
+        .unit(3, 0, UnitKind::Infantry, h(1, -1))
+        .unit(9, 1, UnitKind::Infantry, h(1, 0))
+        .unit(8, 1, UnitKind::Infantry, h(1, 0))
+        .build();
+    play(
+        &mut s,
+        &[
+            mv(1, 1, 0),
+            mv(3, 1, 0),
+            Action::Disembark {
+                unit: UnitId(5),
+                to: h(1, 0),
+            },
+            Action::Fight { hex: h(1, 0) },
+        ],
+    );
+    dice(&mut s, &[6]);
+    dice(&mut s, &[6]);
+    assert!(!s.legal_actions().contains(&Action::Retreat {
+        unit: UnitId(5),
+        to: h(1, 1)
+    }));
+    act(
+        &mut s,
+        Action::Retreat {
+            unit: UnitId(5),
+            to: h(0, 0),
+        },
+    );
+    assert_eq!(
+        refused(
+            &s,
+            Action::Retreat {
+                unit: UnitId(1),
+                to: h(1, -1)
+            }
+        ),
+        ("one_retreat_hex", "R-1")
+    );
+    play(
+        &mut s,
+        &[
+            Action::Retreat {
+                unit: UnitId(1),
+                to: h(0, 0),
+            },
+            Action::Retreat {
+                unit: UnitId(3),
+                to: h(0, 0),
+            },
+        ],
+    );
+    assert_eq!(ids_at(&s, h(0, 0)), [1, 3, 5]);
+}
+
+/// R-1: the original VIKTORY has no adjacent-enemy placement restriction (13.2), and a
+/// player without his capital places nothing.
+#[test]
+fn r1_viktory1_placement() {
+    let mut s = v1(Stage::Place)
+        .town(h(0, 0), 0, false, false)
+        .town(h(-3, 0), 0, false, true)
+        .unit(9, 1, UnitKind::Infantry, h(1, 0))
+        .reserve(0, UnitKind::Infantry, 1)
+        .build();
+    act(
+        &mut s,
+        Action::Place {
+            kind: UnitKind::Infantry,
+            town: h(0, 0),
+            to: h(0, 0),
+        },
+    );
+    // Without the capital: no placement at all (classic would allow one infantry).
+    let s = v1(Stage::Place)
+        .town(h(0, 0), 0, false, false)
+        .captured_capital(h(-3, 0), 1, false, 0)
+        .town(h(3, -3), 1, false, true)
+        .reserve(0, UnitKind::Infantry, 1)
+        .build();
+    assert_eq!(
+        s.turn().active,
+        Seat(1),
+        "seat 0 had nothing to place: the turn passed"
+    );
+    let s = Pos::new(2, Stage::Place)
+        .town(h(0, 0), 0, false, false)
+        .captured_capital(h(-3, 0), 1, false, 0)
+        .town(h(3, -3), 1, false, true)
+        .reserve(0, UnitKind::Infantry, 1)
+        .build();
+    assert!(s.legal_actions().contains(&Action::Place {
+        kind: UnitKind::Infantry,
+        town: h(0, 0),
+        to: h(0, 0)
+    }));
+}
+
+/// Rules read from an older record take their preset's values for options the record
+/// does not mention; rules are written with only the options that differ.
+#[test]
+fn rules_are_written_compactly_and_read_leniently() {
+    let mut setup = Viktory::new_setup(&NewGame {
+        preset: Some("viktory1".into()),
+        options: serde_json::from_str(r#"{"max_turns": 9}"#).unwrap(),
+        players: Some(3),
+    })
+    .unwrap();
+    let json = serde_json::to_value(&setup).unwrap();
+    assert_eq!(
+        json["rules"],
+        serde_json::json!({"preset": "viktory1", "players": 3, "max_turns": 9})
+    );
+    let back: viktory::Setup = serde_json::from_value(json).unwrap();
+    assert_eq!(back, setup);
+    setup.rules.terrain_defense = true;
+    let json = serde_json::to_value(&setup).unwrap();
+    assert_eq!(json["rules"]["terrain_defense"], true);
+    let bad = serde_json::json!({"rules": {"preset": "viktory1", "players": 2, "bogus": 1}});
+    assert!(serde_json::from_value::<viktory::Setup>(bad).is_err());
+}
