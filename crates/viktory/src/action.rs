@@ -48,6 +48,13 @@ pub enum Action {
         /// Where.
         hex: Hex,
     },
+    /// Move an own town or city to an adjacent hex instead of building (15.5).
+    Relocate {
+        /// Where it stands.
+        from: Hex,
+        /// The adjacent hex it moves to.
+        to: Hex,
+    },
 
     // ----- movement and combat -----
     /// Move a unit one step to an adjacent hex, or along a road to an own town or city
@@ -91,6 +98,12 @@ pub enum Action {
     },
     /// Fight another battle round instead of retreating (12.3 step 3).
     Continue,
+    /// Luck averaging (15.4): leave this many pairs of fire dice unrolled, each for one
+    /// sure hit of the opponent's choosing.
+    Average {
+        /// Pairs not rolled (0 rolls every die).
+        pairs: u8,
+    },
     /// Retreat one attacking unit (12.3 step 3).
     Retreat {
         /// The unit.

@@ -82,6 +82,7 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
     }
     if let Some(b) = &s.battle {
         return match *action {
+            Action::Average { pairs } => battle::check_average(s, pairs),
             Action::Continue if b.step == BattleStep::RetreatOption => Ok(()),
             Action::Continue => refuse(
                 "retreating",
@@ -110,6 +111,7 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
         (Stage::Opening, &Action::FoundCapital { hex }) => opening::check_capital(s, hex),
         (Stage::Build, &Action::BuildTown { hex }) => building::check_town(s, hex),
         (Stage::Build, &Action::BuildCity { hex }) => building::check_city(s, hex),
+        (Stage::Build, &Action::Relocate { from, to }) => building::check_relocate(s, from, to),
         (Stage::Build | Stage::Place, Action::EndPhase) => Ok(()),
         (Stage::Move, &Action::Move { unit, to }) => movement::check_move(s, unit, to),
         (Stage::Move, &Action::Embark { unit, frigate }) => naval::check_embark(s, unit, frigate),

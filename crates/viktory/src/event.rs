@@ -66,6 +66,15 @@ pub enum Event {
         /// Where.
         hex: Hex,
     },
+    /// A town or city was moved to an adjacent hex (15.5).
+    TownRelocated {
+        /// Whose.
+        seat: Seat,
+        /// From.
+        from: Hex,
+        /// To.
+        to: Hex,
+    },
     /// A town became a city.
     CityBuilt {
         /// Whose.
@@ -166,6 +175,13 @@ pub enum Event {
     Suppressed {
         /// How many.
         dice: u8,
+    },
+    /// Dice pairs were traded for sure hits (15.4).
+    LuckAveraged {
+        /// The roller.
+        seat: Seat,
+        /// Pairs not rolled.
+        pairs: u8,
     },
     /// An attacking unit retreated.
     Retreated {

@@ -65,6 +65,7 @@ pub fn any_build(s: &Viktory) -> bool {
     build_candidates(s).iter().any(|a| match *a {
         Action::BuildTown { hex } => building::check_town(s, hex).is_ok(),
         Action::BuildCity { hex } => building::check_city(s, hex).is_ok(),
+        Action::Relocate { from, to } => building::check_relocate(s, from, to).is_ok(),
         _ => false,
     })
 }
@@ -75,6 +76,13 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
     for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
         if !t.city {
             v.push(Action::BuildCity { hex });
+        }
+        if s.rules.relocation {
+            v.extend(
+                hex.neighbors()
+                    .into_iter()
+                    .map(|to| Action::Relocate { from: hex, to }),
+            );
         }
         for h in hex.range(3) {
             // Only land free of towns on and around it can take a town (7.21).
@@ -101,6 +109,10 @@ fn candidates(s: &Viktory) -> Vec<Action> {
     }
     if let Some(b) = &s.battle {
         let mut v = Vec::new();
+        if b.averaging {
+            v.extend((0..=battle::max_pairs(b.to_roll)).map(|pairs| Action::Average { pairs }));
+            return v;
+        }
         if b.step == BattleStep::RetreatOption {
             v.push(Action::Continue);
         }

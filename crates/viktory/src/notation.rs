@@ -13,6 +13,7 @@ pub fn action_name(a: &Action) -> &'static str {
         Action::FoundCapital { .. } => "founding a capital",
         Action::BuildTown { .. } => "building a town",
         Action::BuildCity { .. } => "building a city",
+        Action::Relocate { .. } => "relocating a town",
         Action::Move { .. } => "moving",
         Action::Embark { .. } => "embarking",
         Action::Disembark { .. } => "disembarking",
@@ -20,6 +21,7 @@ pub fn action_name(a: &Action) -> &'static str {
         Action::Fight { .. } => "starting a battle",
         Action::Casualty { .. } => "choosing a casualty",
         Action::Continue => "fighting another round",
+        Action::Average { .. } => "averaging dice",
         Action::Retreat { .. } => "retreating",
         Action::Disband { .. } => "giving up a unit",
         Action::Place { .. } => "placing a reserve unit",
@@ -36,6 +38,7 @@ pub fn describe_action(a: &Action) -> String {
         Action::FoundCapital { hex } => format!("found the capital at {hex}"),
         Action::BuildTown { hex } => format!("build a town at {hex}"),
         Action::BuildCity { hex } => format!("upgrade {hex} to a city"),
+        Action::Relocate { from, to } => format!("move the town at {from} to {to}"),
         Action::Move { unit, to } => format!("move {unit} to {to}"),
         Action::Embark { unit, frigate } => format!("embark {unit} on frigate {frigate}"),
         Action::Disembark { unit, to } => format!("land {unit} at {to}"),
@@ -43,6 +46,8 @@ pub fn describe_action(a: &Action) -> String {
         Action::Fight { hex } => format!("fight at {hex}"),
         Action::Casualty { unit } => format!("lose {unit}"),
         Action::Continue => "fight another round".into(),
+        Action::Average { pairs: 0 } => "roll every die".into(),
+        Action::Average { pairs } => format!("trade {pairs} pair(s) of dice for sure hits"),
         Action::Retreat { unit, to } => format!("retreat {unit} to {to}"),
         Action::Disband {
             kind,
@@ -87,6 +92,9 @@ pub fn describe_event(e: &Event) -> String {
         Event::Revealed { hex, terrain } => format!("{hex} revealed: {terrain}"),
         Event::CapitalFounded { seat, hex } => format!("{seat} founds a capital at {hex}"),
         Event::TownBuilt { seat, hex } => format!("{seat} builds a town at {hex}"),
+        Event::TownRelocated { seat, from, to } => {
+            format!("{seat} moves a town from {from} to {to}")
+        }
         Event::CityBuilt { seat, hex } => format!("{seat} builds a city at {hex}"),
         Event::UnitGained { seat, kind } => format!("{seat} gains a {kind}"),
         Event::UnitPlaced {
@@ -137,6 +145,9 @@ pub fn describe_event(e: &Event) -> String {
         } => format!("battle at {hex}: {attacker} attacks {defender}"),
         Event::RoundStarted { round } => format!("round {round}"),
         Event::Suppressed { dice } => format!("the defence loses {dice} dice to suppression"),
+        Event::LuckAveraged { seat, pairs } => {
+            format!("{seat} trades {pairs} pair(s) of dice for sure hits")
+        }
         Event::Retreated { unit, to } => format!("{unit} retreats to {to}"),
         Event::BattleEnded { hex, winner } => format!("{winner} wins the battle at {hex}"),
         Event::Captured {

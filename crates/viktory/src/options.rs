@@ -629,8 +629,6 @@ impl Rules {
         }
         for (on, name, rule) in [
             (self.exploration_balancing, "exploration_balancing", "15.3"),
-            (self.luck_averaging, "luck_averaging", "15.4"),
-            (self.relocation, "relocation", "15.5"),
             (self.subjugation, "subjugation", "15.6"),
         ] {
             if on {

@@ -225,6 +225,12 @@ pub struct Battle {
     /// The one hex the retreat goes to, once chosen (original VIKTORY).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retreat_to: Option<Hex>,
+    /// 15.4: the roller has yet to say how many pairs of dice he trades for sure hits.
+    #[serde(default)]
+    pub averaging: bool,
+    /// 15.4: sure hits from dice pairs not rolled, added to this fire step's hits.
+    #[serde(default)]
+    pub sure_hits: u8,
 }
 
 /// A bombardment in progress (11.0).
@@ -252,6 +258,9 @@ pub struct Capture {
     pub loser: Seat,
     /// The kinds still owed, in order.
     pub owed: Vec<UnitKind>,
+    /// The owner moved his own town or city (15.5): no victory or elimination follows.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub relocation: bool,
 }
 
 /// Any VIKTORY position, valid or not: the wire and file form of a game state.
@@ -814,6 +823,12 @@ impl Viktory {
     pub(crate) fn town_mut(&mut self, hex: Hex) -> Option<&mut Town> {
         let i = self.towns.binary_search_by_key(&hex, |(h, _)| *h).ok()?;
         Some(&mut self.towns[i].1)
+    }
+
+    /// Takes the town or city off `hex`.
+    pub(crate) fn remove_town(&mut self, hex: Hex) -> Option<Town> {
+        let i = self.towns.binary_search_by_key(&hex, |(h, _)| *h).ok()?;
+        Some(self.towns.remove(i).1)
     }
 
     /// Places a new town or city (its hex holds none).

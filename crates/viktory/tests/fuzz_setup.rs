@@ -150,6 +150,8 @@ fn apply(m: &Mutation) -> Setup {
             marked: vec![UnitId(u16::from(th))],
             entries: vec![hex(h).neighbor(hexmap::Direction::E)],
             retreat_to: None,
+            averaging: false,
+            sure_hits: 0,
         });
     }
     if let Some((u, t, a, d, roll)) = m.bombard {

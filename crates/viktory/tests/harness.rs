@@ -375,3 +375,38 @@ fn viktory1_3_players() {
 fn viktory1_4_players() {
     run_preset("viktory1", 4, 300, 15, 13);
 }
+
+fn variants_game(players: u8) -> Viktory {
+    let options = serde_json::json!({
+        "max_turns": 15,
+        "terrain_leveling": true,
+        "luck_averaging": true,
+        "relocation": true,
+        "auto_casualties": true,
+        "victory": ["standard_conquest", "race_for_dominance", "doomsday_clock"],
+        "race_points": 12
+    });
+    let setup = Viktory::new_setup(&NewGame {
+        preset: Some("classic".into()),
+        options: options.as_object().unwrap().clone(),
+        players: Some(players),
+    })
+    .unwrap();
+    Viktory::from_setup(&setup).unwrap()
+}
+
+/// Classic with the implemented §15 variants and every victory condition on.
+#[test]
+fn classic_with_variants() {
+    let report = Conformance {
+        invariants: invariants(),
+        playouts: 200,
+        max_actions: 200_000,
+        seed: 99,
+        deep_every: 9,
+        ..Conformance::default()
+    }
+    .run(|i| variants_game(2 + (i % 3) as u8))
+    .unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(report.finished, 200);
+}

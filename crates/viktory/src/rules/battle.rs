@@ -113,6 +113,8 @@ pub fn start(s: &mut Viktory, hex: Hex, attacker: Seat, placement: bool, ev: &mu
         marked: vec![],
         entries,
         retreat_to: None,
+        averaging: false,
+        sure_hits: 0,
     });
     if pre == 0 {
         start_round(s, ev);
@@ -129,13 +131,69 @@ fn start_round(s: &mut Viktory, ev: &mut Vec<Event>) {
     } else {
         unit_dice(s, hex, attacker, s.rules.attack_dice)
     };
+    let averaging = s.rules.luck_averaging;
     let b = s.battle.as_mut().expect("battle");
     b.round = b.round.saturating_add(1);
-    b.step = BattleStep::AttackerFire;
-    b.to_roll = dice;
     b.rolls.clear();
     b.suppressed = 0;
+    fire(b, BattleStep::AttackerFire, dice, averaging);
     ev.push(Event::RoundStarted { round: b.round });
+}
+
+/// Starts a fire round of `dice` dice; with luck averaging (15.4) the roller first says
+/// how many pairs he does not roll.
+fn fire(b: &mut Battle, step: BattleStep, dice: u8, averaging: bool) {
+    b.step = step;
+    b.to_roll = dice;
+    b.sure_hits = 0;
+    b.averaging = averaging && max_pairs(dice) > 0;
+}
+
+/// Rule 15.4: the pairs of dice that may go unrolled: the odd dice (first, third,
+/// fifth...) must be rolled, so only the even ones can form pairs.
+pub fn max_pairs(dice: u8) -> u8 {
+    dice / 2 / 2
+}
+
+/// The seat rolling the current fire round.
+pub fn roller(b: &Battle) -> Seat {
+    if b.step == BattleStep::DefenderFire {
+        b.defender
+    } else {
+        b.attacker
+    }
+}
+
+/// Rule 15.4: may the roller trade `pairs` pairs of dice for sure hits now?
+pub fn check_average(s: &Viktory, pairs: u8) -> Result<(), RuleError> {
+    match s.battle.as_ref() {
+        Some(b) if b.averaging && pairs <= max_pairs(b.to_roll) => Ok(()),
+        Some(b) if b.averaging => refuse(
+            "too_many_pairs",
+            "15.4",
+            format!(
+                "at most {} pairs of dice may go unrolled",
+                max_pairs(b.to_roll)
+            ),
+        ),
+        _ => refuse(
+            "no_averaging",
+            "15.4",
+            "no luck averaging choice is open now",
+        ),
+    }
+}
+
+/// Rule 15.4: each pair not rolled is one hit of the opponent's choosing.
+pub fn apply_average(s: &mut Viktory, pairs: u8, ev: &mut Vec<Event>) {
+    let Some(b) = s.battle.as_mut() else { return };
+    b.averaging = false;
+    b.to_roll -= 2 * pairs;
+    b.sure_hits = pairs;
+    ev.push(Event::LuckAveraged {
+        seat: roller(b),
+        pairs,
+    });
 }
 
 /// Rule 12.3 step 2: the defender's dice, after suppression (12.31, R-15).
@@ -221,7 +279,7 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
     };
     match b.step {
         BattleStep::PreBattleFire | BattleStep::AttackerFire | BattleStep::DefenderFire
-            if b.to_roll > 0 =>
+            if b.averaging || b.to_roll > 0 =>
         {
             false
         }
@@ -234,20 +292,22 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
             true
         }
         BattleStep::AttackerFire => {
-            let hits = Hits::from_rolls(&b.rolls, s.rules.hit_max);
+            let mut hits = Hits::from_rolls(&b.rolls, s.rules.hit_max);
+            hits.regular += b.sure_hits;
             s.battle.as_mut().expect("battle").defender_hits = hits;
             let current = s.battle.clone().expect("battle");
             let (dice, suppressed) = defender_dice(s, &current, ev);
+            let averaging = s.rules.luck_averaging;
             let bm = s.battle.as_mut().expect("battle");
             bm.rolls.clear();
             bm.suppressed = suppressed;
-            bm.step = BattleStep::DefenderFire;
-            bm.to_roll = dice;
+            fire(bm, BattleStep::DefenderFire, dice, averaging);
             true
         }
         // H-4: both sides' casualties are chosen after the defender has fired.
         BattleStep::DefenderFire => {
-            let hits = Hits::from_rolls(&b.rolls, s.rules.hit_max);
+            let mut hits = Hits::from_rolls(&b.rolls, s.rules.hit_max);
+            hits.regular += b.sure_hits;
             let bm = s.battle.as_mut().expect("battle");
             bm.attacker_hits = hits;
             bm.rolls.clear();

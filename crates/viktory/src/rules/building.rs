@@ -132,3 +132,93 @@ fn gain(s: &mut Viktory, seat: engine::Seat, hex: Hex, city: bool, ev: &mut Vec<
     *s.players[seat.index()].reserve.get_mut(kind) += 1;
     ev.push(Event::UnitGained { seat, kind });
 }
+
+/// Rule 15.5, R-8: instead of building, a player may move one of his towns or cities to
+/// an adjacent hex; it counts as the turn's build.
+pub fn check_relocate(s: &Viktory, from: Hex, to: Hex) -> Result<(), RuleError> {
+    if !s.rules.relocation {
+        return refuse(
+            "not_enabled",
+            "15.5",
+            "town and city relocation is not in these rules",
+        );
+    }
+    check_capital_held(s)?;
+    if s.town(from).is_none_or(|t| t.owner != s.turn.active) {
+        return refuse(
+            "not_your_town",
+            "15.5",
+            format!("{from} holds none of your towns or cities"),
+        );
+    }
+    if from.distance(to) != 1 {
+        return refuse(
+            "not_adjacent",
+            "15.5",
+            format!("{to} is not next to {from}"),
+        );
+    }
+    if !s.terrain(to).is_some_and(crate::board::Terrain::is_land) {
+        return refuse("not_land", "15.5", format!("{to} is not explored land"));
+    }
+    if to
+        .neighbors()
+        .iter()
+        .any(|&n| n != from && s.town(n).is_some())
+    {
+        return refuse(
+            "town_adjacent",
+            "7.21",
+            format!("{to} is next to another town or city"),
+        );
+    }
+    if s.enemy_units_at(to, s.turn.active) {
+        return refuse(
+            "enemy_units",
+            "7.22",
+            format!("{to} holds another player's units"),
+        );
+    }
+    Ok(())
+}
+
+/// Moves the town or city: its units are given up (the owner chooses, 10.2) and the
+/// rebuilt one's units gained, by the terrain of its new hex; it explores as if newly
+/// built (7.3) and, like a new town, is not a road end or port this turn.
+pub fn apply_relocate(s: &mut Viktory, from: Hex, to: Hex, ev: &mut Vec<Event>) {
+    let seat = s.turn.active;
+    let Some(town) = s.remove_town(from) else {
+        return;
+    };
+    let old_terrain = s.terrain(from).unwrap_or(crate::board::Terrain::Plains);
+    let owed: Vec<crate::unit::UnitKind> = s
+        .rules
+        .supported(town.city, old_terrain)
+        .into_iter()
+        .flatten()
+        .collect();
+    s.add_town(to, town);
+    s.turn.built = Some(to);
+    ev.push(Event::TownRelocated { seat, from, to });
+    exploration::town_built(s, to);
+    if town.city {
+        exploration::city_built(s, to);
+    }
+    let new_terrain = s.terrain(to).unwrap_or(crate::board::Terrain::Plains);
+    for kind in s
+        .rules
+        .supported(town.city, new_terrain)
+        .into_iter()
+        .flatten()
+    {
+        *s.players[seat.index()].reserve.get_mut(kind) += 1;
+        ev.push(Event::UnitGained { seat, kind });
+    }
+    s.capture = Some(crate::state::Capture {
+        hex: to,
+        loser: seat,
+        owed,
+        relocation: true,
+    });
+    sequence::enter(s, Stage::Move, ev);
+}

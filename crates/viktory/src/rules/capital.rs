@@ -39,7 +39,12 @@ pub fn capture(s: &mut Viktory, hex: Hex, winner: Seat, loser: Seat, ev: &mut Ve
         s.doomsday = true;
         ev.push(Event::DoomsdayStarted);
     }
-    s.capture = Some(Capture { hex, loser, owed });
+    s.capture = Some(Capture {
+        hex,
+        loser,
+        owed,
+        relocation: false,
+    });
 }
 
 /// The ways the loser can give up the first owed unit: from the reserve, or any of his
@@ -105,6 +110,10 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
         // His last town or city: everything he has leaves the game, so there is
         // nothing to choose.
         s.capture.as_mut().expect("capture").owed.clear();
+        return true;
+    }
+    if c.owed.is_empty() && c.relocation {
+        s.capture = None;
         return true;
     }
     if c.owed.is_empty() {

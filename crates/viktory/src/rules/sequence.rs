@@ -25,7 +25,11 @@ pub fn to_move(s: &Viktory) -> ToMove {
     if let Some(b) = &s.battle {
         return match b.step {
             BattleStep::PreBattleFire | BattleStep::AttackerFire | BattleStep::DefenderFire => {
-                ToMove::Chance
+                if b.averaging {
+                    ToMove::Seat(battle::roller(b))
+                } else {
+                    ToMove::Chance
+                }
             }
             BattleStep::PreBattleCasualties | BattleStep::Casualties => {
                 casualties::pending(s).map_or(ToMove::Chance, |c| ToMove::Seat(c.chooser))

@@ -1,0 +1,163 @@
+//! The classic §15 variants beyond leveling and exploration (in `rulesets.rs`): 15.4
+//! luck averaging and 15.5 town/city relocation, each on and off.
+
+mod common;
+
+use common::*;
+use engine::{Game, Seat, ToMove};
+use viktory::board::Terrain;
+use viktory::event::DiePurpose;
+use viktory::state::Stage;
+use viktory::{Action, Event, UnitId, UnitKind};
+
+fn attack(averaging: bool) -> viktory::Viktory {
+    let mut s = Pos::new(2, Stage::Move)
+        .rules(|r| r.luck_averaging = averaging)
+        .unit(1, 0, UnitKind::Infantry, h(0, 0))
+        .unit(2, 0, UnitKind::Cavalry, h(0, 0))
+        .unit(3, 0, UnitKind::Artillery, h(0, 0))
+        .unit(9, 1, UnitKind::Infantry, h(1, 0))
+        .unit(8, 1, UnitKind::Infantry, h(1, 0))
+        .unit(7, 1, UnitKind::Infantry, h(1, 0))
+        .build();
+    play(
+        &mut s,
+        &[
+            mv(1, 1, 0),
+            mv(2, 1, 0),
+            mv(3, 1, 0),
+            Action::Fight { hex: h(1, 0) },
+        ],
+    );
+    dice(&mut s, &[6]); // the artillery's pre-battle die misses
+    s
+}
+
+/// 15.4: four attack dice: the attacker may leave the second and fourth unrolled for one
+/// sure hit (the first and third must be rolled); the defender chooses that casualty.
+#[test]
+fn rule_15_4_luck_averaging() {
+    let mut s = attack(true);
+    assert_eq!(s.to_move(), ToMove::Seat(Seat(0)));
+    assert_eq!(
+        s.legal_actions(),
+        vec![Action::Average { pairs: 0 }, Action::Average { pairs: 1 }]
+    );
+    assert_eq!(
+        refused(&s, Action::Average { pairs: 2 }),
+        ("too_many_pairs", "15.4")
+    );
+    let events = act(&mut s, Action::Average { pairs: 1 });
+    assert_eq!(
+        events,
+        vec![Event::LuckAveraged {
+            seat: Seat(0),
+            pairs: 1
+        }]
+    );
+    // Two dice are rolled, both miss; the sure hit stands. The defender has one unit
+    // type: one die, no pair to trade, so no choice is offered.
+    let events = dice(&mut s, &[6, 6]);
+    assert_eq!(events.len(), 2);
+    assert_eq!(s.to_move(), ToMove::Chance);
+    let events = dice(&mut s, &[6]);
+    assert!(
+        events.contains(&Event::UnitLost {
+            unit: UnitId(7),
+            owner: Seat(1),
+            kind: UnitKind::Infantry,
+            chosen_by: Seat(1)
+        }),
+        "{events:?}"
+    );
+    // Without the option all four dice are rolled at once.
+    let mut s = attack(false);
+    assert_eq!(s.to_move(), ToMove::Chance);
+    let events = dice(&mut s, &[6, 6, 6, 6]);
+    assert!(events.iter().all(|e| matches!(
+        e,
+        Event::DieRolled {
+            purpose: DiePurpose::Attack,
+            ..
+        }
+    )));
+}
+
+fn relocation(on: bool) -> viktory::Viktory {
+    Pos::new(2, Stage::Build)
+        .rules(|r| r.relocation = on)
+        .terrain(h(0, 0), Terrain::Grassland)
+        .terrain(h(1, 0), Terrain::Mountain)
+        .town(h(0, 0), 0, true, false)
+        .town(h(-3, 1), 0, false, true)
+        .unit(1, 0, UnitKind::Infantry, h(0, 0))
+        .unit(2, 0, UnitKind::Cavalry, h(0, 0))
+        .unit(3, 0, UnitKind::Infantry, h(-3, 1))
+        .build()
+}
+
+/// 15.5, R-8: a grassland city moved onto the mountain next door: the owner gives up its
+/// infantry and cavalry (his choice, from the map here) and gains the mountain city's
+/// infantry and artillery; it is the turn's build.
+#[test]
+fn rule_15_5_relocation() {
+    let relocate = Action::Relocate {
+        from: h(0, 0),
+        to: h(1, 0),
+    };
+    assert_eq!(
+        refused(&relocation(false), relocate),
+        ("not_enabled", "15.5")
+    );
+    let mut s = relocation(true);
+    assert_eq!(
+        refused(
+            &s,
+            Action::Relocate {
+                from: h(0, 0),
+                to: h(2, 0)
+            }
+        ),
+        ("not_adjacent", "15.5")
+    );
+    let events = act(&mut s, relocate);
+    assert_eq!(
+        events[..3],
+        [
+            Event::TownRelocated {
+                seat: Seat(0),
+                from: h(0, 0),
+                to: h(1, 0)
+            },
+            Event::UnitGained {
+                seat: Seat(0),
+                kind: UnitKind::Infantry
+            },
+            Event::UnitGained {
+                seat: Seat(0),
+                kind: UnitKind::Artillery
+            },
+        ]
+    );
+    assert_eq!(s.town(h(0, 0)), None);
+    assert!(
+        s.town(h(1, 0))
+            .is_some_and(|t| t.city && t.owner == Seat(0))
+    );
+    // The old city's infantry: from the reserve (just gained) or either infantry on the map.
+    assert_eq!(s.to_move(), ToMove::Seat(Seat(0)));
+    act(
+        &mut s,
+        Action::Disband {
+            kind: UnitKind::Infantry,
+            unit: Some(UnitId(1)),
+        },
+    );
+    // The cavalry is the only one: given up automatically; then movement begins.
+    assert!(s.unit(UnitId(2)).is_none());
+    assert_eq!(s.turn().stage, Stage::Move);
+    let r = s.player(Seat(0)).reserve;
+    assert_eq!((r.infantry, r.cavalry, r.artillery), (1, 0, 1));
+    assert_eq!(s.supported(Seat(0)), s.on_hand(Seat(0)));
+    assert!(s.outcome().is_none());
+}
