@@ -168,6 +168,7 @@ fn apply(m: &Mutation) -> Setup {
             hex: hex(*h),
             loser: Seat(*loser),
             owed: owed.iter().map(|&k| UnitKind::ALL[k]).collect(),
+            relocation: false,
         });
     }
     for &(i, to, kind, aboard, mp) in &m.unit_moves {
