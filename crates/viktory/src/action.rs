@@ -30,6 +30,13 @@ pub enum Action {
         value: u8,
     },
 
+    /// Exploration balancing (15.3): swap this revealed water hex for a land tile, or
+    /// keep the map as revealed (`None`).
+    Rebalance {
+        /// The water hex to swap.
+        hex: Option<Hex>,
+    },
+
     // ----- opening -----
     /// Build the capital town here (4.0 step 2).
     FoundCapital {

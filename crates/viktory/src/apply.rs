@@ -23,6 +23,7 @@ pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
                 victory::doomsday_roll(s, value, &mut ev);
             }
         }
+        Action::Rebalance { hex } => exploration::apply_rebalance(s, hex, &mut ev),
         Action::FoundCapital { hex } => opening::apply_capital(s, hex, &mut ev),
         Action::BuildTown { hex } => building::apply_town(s, hex, &mut ev),
         Action::BuildCity { hex } => building::apply_city(s, hex, &mut ev),

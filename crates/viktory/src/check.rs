@@ -70,6 +70,16 @@ fn wrong_moment(what: &str) -> Result<(), RuleError> {
 }
 
 fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
+    if s.balance.is_some() {
+        return match *action {
+            Action::Rebalance { hex } => exploration::check_rebalance(s, hex),
+            _ => refuse(
+                "balancing_pending",
+                "15.3",
+                "first say whether to swap a revealed water hex",
+            ),
+        };
+    }
     if casualties::pending(s).is_some() {
         return match *action {
             Action::Casualty { unit } => casualties::check(s, unit),
@@ -139,6 +149,11 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
             refuse("no_battle", "12.3", "there is no battle")
         }
         (_, Action::Disband { .. }) => refuse("nothing_owed", "10.2", "no units are owed now"),
+        (_, Action::Rebalance { .. }) => refuse(
+            "no_balancing",
+            "15.3",
+            "no exploration balancing choice is open",
+        ),
         (stage, a) => wrong_moment(&format!(
             "{} during the {stage:?} phase",
             crate::notation::action_name(a)

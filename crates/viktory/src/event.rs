@@ -52,6 +52,13 @@ pub enum Event {
         /// What.
         terrain: Terrain,
     },
+    /// A revealed water hex went back face down, to be replaced by a land tile (15.3).
+    Rebalanced {
+        /// Who chose it.
+        seat: Seat,
+        /// The hex.
+        hex: Hex,
+    },
     /// A capital was founded.
     CapitalFounded {
         /// Whose.

@@ -100,6 +100,16 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
 
 /// Candidate actions for the seat to move (a superset of the legal ones).
 fn candidates(s: &Viktory) -> Vec<Action> {
+    let choices = exploration::balance_choices(s);
+    if !choices.is_empty() {
+        let mut v = vec![Action::Rebalance { hex: None }];
+        v.extend(
+            choices
+                .into_iter()
+                .map(|h| Action::Rebalance { hex: Some(h) }),
+        );
+        return v;
+    }
     if let Some(choice) = casualties::pending(s) {
         return choice
             .candidates

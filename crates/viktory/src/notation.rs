@@ -10,6 +10,7 @@ pub fn action_name(a: &Action) -> &'static str {
         Action::FirstPlayer { .. } => "drawing the first player",
         Action::Reveal { .. } => "revealing a tile",
         Action::Die { .. } => "rolling a die",
+        Action::Rebalance { .. } => "balancing exploration",
         Action::FoundCapital { .. } => "founding a capital",
         Action::BuildTown { .. } => "building a town",
         Action::BuildCity { .. } => "building a city",
@@ -35,6 +36,8 @@ pub fn describe_action(a: &Action) -> String {
         Action::FirstPlayer { seat } => format!("{seat} plays first"),
         Action::Reveal { hex, terrain } => format!("{hex} is {terrain}"),
         Action::Die { value } => format!("die: {value}"),
+        Action::Rebalance { hex: None } => "keep the revealed water".into(),
+        Action::Rebalance { hex: Some(h) } => format!("swap the water at {h} for a land tile"),
         Action::FoundCapital { hex } => format!("found the capital at {hex}"),
         Action::BuildTown { hex } => format!("build a town at {hex}"),
         Action::BuildCity { hex } => format!("upgrade {hex} to a city"),
@@ -90,6 +93,9 @@ pub fn describe_event(e: &Event) -> String {
         Event::TurnStarted { seat, turn } => format!("turn {turn}: {seat}"),
         Event::PhaseStarted { stage: s } => format!("{} phase", stage(*s)),
         Event::Revealed { hex, terrain } => format!("{hex} revealed: {terrain}"),
+        Event::Rebalanced { seat, hex } => {
+            format!("{seat} swaps the water at {hex} for a land tile")
+        }
         Event::CapitalFounded { seat, hex } => format!("{seat} founds a capital at {hex}"),
         Event::TownBuilt { seat, hex } => format!("{seat} builds a town at {hex}"),
         Event::TownRelocated { seat, from, to } => {

@@ -627,10 +627,7 @@ impl Rules {
                 "the subjugation_conquest victory needs the subjugation option",
             ));
         }
-        for (on, name, rule) in [
-            (self.exploration_balancing, "exploration_balancing", "15.3"),
-            (self.subjugation, "subjugation", "15.6"),
-        ] {
+        for (on, name, rule) in [(self.subjugation, "subjugation", "15.6")] {
             if on {
                 p.push(Problem::with_rule(
                     "not_implemented",

@@ -249,6 +249,18 @@ pub struct Bombardment {
     pub roll: Option<u8>,
 }
 
+/// An exploration act that exploration balancing may adjust (15.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Balance {
+    /// The player whose act revealed the hexes.
+    pub seat: Seat,
+    /// The hexes the act revealed.
+    pub hexes: Vec<Hex>,
+    /// A water hex was given back; its land tile is being drawn.
+    #[serde(default)]
+    pub land_only: bool,
+}
+
 /// Units a player owes after losing a town or city (10.2, R-17).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Capture {
@@ -306,6 +318,10 @@ pub struct Setup {
     /// Units owed after a capture.
     #[serde(default)]
     pub capture: Option<Capture>,
+        /// An exploration act open to balancing (15.3). Like every field added after the
+    /// first release, it is left out when empty, so existing records keep their hashes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balance: Option<Balance>,
     /// The doomsday clock has started (5.5).
     #[serde(default)]
     pub doomsday: bool,
@@ -340,6 +356,7 @@ impl Setup {
             battle: None,
             bombard: None,
             capture: None,
+            balance: None,
             doomsday: false,
             next_unit: None,
             outcome: None,
@@ -368,6 +385,7 @@ pub struct Viktory {
     pub(crate) battle: Option<Battle>,
     pub(crate) bombard: Option<Bombardment>,
     pub(crate) capture: Option<Capture>,
+    pub(crate) balance: Option<Balance>,
     pub(crate) doomsday: bool,
     pub(crate) next_unit: u16,
     pub(crate) outcome: Option<Outcome>,
@@ -668,6 +686,14 @@ impl Viktory {
                 "the bombardment names a seat, hex or die that does not exist",
             ));
         }
+        if let Some(b) = &setup.balance
+            && (!seat_ok(b.seat) || b.hexes.iter().any(|&h| !board.contains(h)))
+        {
+            p.push(Problem::new(
+                "balance",
+                "the exploration balancing names a seat or hex that does not exist",
+            ));
+        }
         if let Some(c) = &setup.capture
             && (!seat_ok(c.loser) || !board.contains(c.hex))
         {
@@ -717,6 +743,7 @@ impl Viktory {
             battle: setup.battle.clone(),
             bombard: setup.bombard,
             capture: setup.capture.clone(),
+            balance: setup.balance.clone(),
             doomsday: setup.doomsday,
             next_unit,
             outcome: setup.outcome.clone(),
@@ -778,6 +805,7 @@ impl Viktory {
             battle: self.battle.clone(),
             bombard: self.bombard,
             capture: self.capture.clone(),
+            balance: self.balance.clone(),
             doomsday: self.doomsday,
             next_unit: Some(self.next_unit),
             outcome: self.outcome.clone(),

@@ -382,6 +382,7 @@ fn variants_game(players: u8) -> Viktory {
         "terrain_leveling": true,
         "luck_averaging": true,
         "relocation": true,
+        "exploration_balancing": true,
         "auto_casualties": true,
         "victory": ["standard_conquest", "race_for_dominance", "doomsday_clock"],
         "race_points": 12

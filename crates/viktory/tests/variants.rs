@@ -8,7 +8,7 @@ use engine::{Game, Seat, ToMove};
 use viktory::board::Terrain;
 use viktory::event::DiePurpose;
 use viktory::state::Stage;
-use viktory::{Action, Event, UnitId, UnitKind};
+use viktory::{Action, Event, UnitId, UnitKind, Viktory};
 
 fn attack(averaging: bool) -> viktory::Viktory {
     let mut s = Pos::new(2, Stage::Move)
@@ -160,4 +160,111 @@ fn rule_15_5_relocation() {
     assert_eq!((r.infantry, r.cavalry, r.artillery), (1, 0, 1));
     assert_eq!(s.supported(Seat(0)), s.on_hand(Seat(0)));
     assert!(s.outcome().is_none());
+}
+
+/// 15.3, H-16: an infantry entering (0,0) reveals three hexes, two of them water: its
+/// player may swap one water hex for a land tile drawn from the unused (face-down) tiles.
+#[test]
+fn rule_15_3_exploration_balancing() {
+    let pos = |on: bool| {
+        Pos::new(2, Stage::Move)
+            .rules(|r| r.exploration_balancing = on)
+            .face_down(h(1, -1), Terrain::Water)
+            .face_down(h(1, 0), Terrain::Water)
+            .face_down(h(0, 1), Terrain::Forest)
+            .face_down(h(3, -3), Terrain::Mountain)
+            .unit(1, 0, UnitKind::Infantry, h(-1, 0))
+            .build()
+    };
+    let reveal_all = |s: &mut viktory::Viktory| {
+        play(
+            s,
+            &[
+                mv(1, 0, 0),
+                Action::Reveal {
+                    hex: h(1, -1),
+                    terrain: Terrain::Water,
+                },
+                Action::Reveal {
+                    hex: h(1, 0),
+                    terrain: Terrain::Water,
+                },
+                Action::Reveal {
+                    hex: h(0, 1),
+                    terrain: Terrain::Forest,
+                },
+            ],
+        )
+    };
+    let mut s = pos(true);
+    reveal_all(&mut s);
+    assert_eq!(s.to_move(), ToMove::Seat(Seat(0)));
+    assert_eq!(
+        s.legal_actions(),
+        vec![
+            Action::Rebalance { hex: None },
+            Action::Rebalance {
+                hex: Some(h(1, -1))
+            },
+            Action::Rebalance { hex: Some(h(1, 0)) },
+        ]
+    );
+    let events = act(&mut s, Action::Rebalance { hex: Some(h(1, 0)) });
+    assert_eq!(
+        events,
+        vec![Event::Rebalanced {
+            seat: Seat(0),
+            hex: h(1, 0)
+        }]
+    );
+    // The draw gives land only: the one mountain left among the unused tiles.
+    assert_eq!(
+        s.chance_outcomes(),
+        vec![(
+            Action::Reveal {
+                hex: h(1, 0),
+                terrain: Terrain::Mountain
+            },
+            1
+        )]
+    );
+    act(
+        &mut s,
+        Action::Reveal {
+            hex: h(1, 0),
+            terrain: Terrain::Mountain,
+        },
+    );
+    assert_eq!(s.terrain(h(1, 0)), Some(Terrain::Mountain));
+    assert_eq!(
+        s.bank().water,
+        1,
+        "the water tile went back among the unused tiles"
+    );
+    assert_eq!(s.to_move(), ToMove::Seat(Seat(0)));
+    act(&mut s, mv(1, 1, 0));
+    // Without the option, no choice is offered.
+    let mut s = pos(false);
+    reveal_all(&mut s);
+    assert_eq!(s.to_move(), ToMove::Seat(Seat(0)));
+    assert!(s.legal_actions().contains(&mv(1, 0, -1)));
+    assert!(
+        !s.legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::Rebalance { .. }))
+    );
+    // Conflicting options are refused naming both (R-2).
+    let err = Viktory::new_setup(&engine::NewGame {
+        preset: Some("classic".into()),
+        options: serde_json::from_str(r#"{"no_exploration": true, "exploration_balancing": true}"#)
+            .unwrap(),
+        players: Some(2),
+    })
+    .unwrap_err();
+    assert!(
+        err.0
+            .iter()
+            .any(|p| p.code == "conflicting_options" && p.message.contains("no_exploration")),
+        "{err}"
+    );
 }

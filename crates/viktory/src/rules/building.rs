@@ -200,9 +200,10 @@ pub fn apply_relocate(s: &mut Viktory, from: Hex, to: Hex, ev: &mut Vec<Event>) 
     s.add_town(to, town);
     s.turn.built = Some(to);
     ev.push(Event::TownRelocated { seat, from, to });
-    exploration::town_built(s, to);
     if town.city {
-        exploration::city_built(s, to);
+        exploration::city_rebuilt(s, to);
+    } else {
+        exploration::town_built(s, to);
     }
     let new_terrain = s.terrain(to).unwrap_or(crate::board::Terrain::Plains);
     for kind in s

@@ -1,36 +1,135 @@
 //! Exploration: a new town reveals the adjacent hexes, a new city the hexes two away
 //! (7.3); a unit entering a hex reveals its neighbours (9.2). Each reveal is a chance
-//! action that draws one tile from the bank of face-down tiles.
+//! action that draws one tile from the bank of face-down tiles. With exploration
+//! balancing (15.3) an act that reveals two or more water hexes lets its player swap one
+//! of them for a land tile (H-16).
 
 use hexmap::Hex;
 
 use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
-use crate::state::Viktory;
+use crate::state::{Balance, Viktory};
 
-/// Queues every face-down hex of `hexes` for revealing, in order, once each.
-pub fn queue(s: &mut Viktory, hexes: impl IntoIterator<Item = Hex>) {
+/// Queues every face-down hex of `hexes` for revealing, in order, once each; returns
+/// the hexes newly queued.
+pub fn queue(s: &mut Viktory, hexes: impl IntoIterator<Item = Hex>) -> Vec<Hex> {
+    let mut new = Vec::new();
     for h in hexes {
         if s.cell(h).is_some_and(|c| c.terrain.is_none()) && !s.reveals.contains(&h) {
             s.reveals.push(h);
+            new.push(h);
         }
+    }
+    new
+}
+
+/// One act of building (7.3) or movement (9.2) exploration, by the active player.
+fn act(s: &mut Viktory, hexes: impl IntoIterator<Item = Hex>) {
+    let new = queue(s, hexes);
+    if s.rules.exploration_balancing && new.len() >= 2 {
+        s.balance = Some(Balance {
+            seat: s.turn.active,
+            hexes: new,
+            land_only: false,
+        });
     }
 }
 
 /// Rule 9.2: a unit entering `hex` reveals the tiles in all adjacent hexes.
 pub fn unit_entered(s: &mut Viktory, hex: Hex) {
-    queue(s, hex.neighbors());
+    act(s, hex.neighbors());
 }
 
 /// Rule 7.3: a new town reveals the adjacent hexes.
 pub fn town_built(s: &mut Viktory, hex: Hex) {
-    queue(s, hex.neighbors());
+    act(s, hex.neighbors());
 }
 
 /// Rule 7.3: a new city reveals all hexes two hexes away.
 pub fn city_built(s: &mut Viktory, hex: Hex) {
-    queue(s, hex.ring(2));
+    act(s, hex.ring(2));
+}
+
+/// A relocated city (15.5) explores as a new town and a new city at once (H-13).
+pub fn city_rebuilt(s: &mut Viktory, hex: Hex) {
+    act(s, hex.neighbors().into_iter().chain(hex.ring(2)));
+}
+
+/// A placed reserve unit reveals its neighbours (H-2); not an act of 15.3.
+pub fn unit_placed(s: &mut Viktory, hex: Hex) {
+    queue(s, hex.neighbors());
+}
+
+/// Rule 15.3: the water hexes of the last act that its player may swap, once every
+/// hex of the act is revealed; empty when there is no choice to make.
+pub fn balance_choices(s: &Viktory) -> Vec<Hex> {
+    match &s.balance {
+        Some(b) if !b.land_only && s.reveals.is_empty() => {
+            let water: Vec<Hex> = b
+                .hexes
+                .iter()
+                .copied()
+                .filter(|&h| s.terrain(h) == Some(Terrain::Water))
+                .collect();
+            let land_left = Terrain::ALL
+                .iter()
+                .any(|&t| t.is_land() && s.bank.get(t) > 0);
+            if water.len() >= 2 && land_left {
+                water
+            } else {
+                vec![]
+            }
+        }
+        _ => vec![],
+    }
+}
+
+/// Settles balancing with nothing to decide: the act revealed fewer than two water
+/// hexes, or its swap is done. Returns whether anything changed.
+pub fn settle_balance(s: &mut Viktory) -> bool {
+    if s.balance.is_some() && s.reveals.is_empty() && balance_choices(s).is_empty() {
+        s.balance = None;
+        return true;
+    }
+    false
+}
+
+/// Rule 15.3: may the player swap `hex` (or decline, `None`)?
+pub fn check_rebalance(s: &Viktory, hex: Option<Hex>) -> Result<(), RuleError> {
+    let choices = balance_choices(s);
+    if choices.is_empty() {
+        return refuse(
+            "no_balancing",
+            "15.3",
+            "no exploration balancing choice is open",
+        );
+    }
+    match hex {
+        Some(h) if !choices.contains(&h) => refuse(
+            "not_revealed_water",
+            "15.3",
+            format!("{h} is not a water hex this exploration revealed"),
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// Rule 15.3, H-16: the water tile goes back among the unused tiles and a land tile is
+/// drawn for the hex (a chance action next).
+pub fn apply_rebalance(s: &mut Viktory, hex: Option<Hex>, ev: &mut Vec<Event>) {
+    let Some(b) = s.balance.as_mut() else { return };
+    let seat = b.seat;
+    match hex {
+        None => s.balance = None,
+        Some(h) => {
+            b.land_only = true;
+            s.cell_mut(h).terrain = None;
+            s.bank.water += 1;
+            s.reveals.push(h);
+            ev.push(Event::Rebalanced { seat, hex: h });
+        }
+    }
 }
 
 /// The possible tiles for the next waiting hex, weighted by the tiles left.
@@ -38,9 +137,10 @@ pub fn outcomes(s: &Viktory) -> Vec<(Hex, Terrain, u32)> {
     let Some(&hex) = s.reveals.first() else {
         return vec![];
     };
+    let land_only = s.balance.as_ref().is_some_and(|b| b.land_only);
     Terrain::ALL
         .iter()
-        .filter(|&&t| s.bank.get(t) > 0)
+        .filter(|&&t| s.bank.get(t) > 0 && !(land_only && t == Terrain::Water))
         .map(|&t| (hex, t, u32::from(s.bank.get(t))))
         .collect()
 }
@@ -52,6 +152,13 @@ pub fn check_reveal(s: &Viktory, hex: Hex, terrain: Terrain) -> Result<(), RuleE
             "reveal_order",
             "7.3",
             format!("the next hex to reveal is not {hex}"),
+        );
+    }
+    if terrain == Terrain::Water && s.balance.as_ref().is_some_and(|b| b.land_only) {
+        return refuse(
+            "land_only",
+            "15.3",
+            "the swapped hex takes the first land tile drawn",
         );
     }
     if s.bank.get(terrain) == 0 {

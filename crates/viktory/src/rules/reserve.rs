@@ -46,7 +46,7 @@ pub fn put_on_map(
         kind,
         hex,
     });
-    exploration::unit_entered(s, hex);
+    exploration::unit_placed(s, hex);
     id
 }
 

@@ -4,7 +4,7 @@
 use engine::{Seat, ToMove};
 
 use crate::event::Event;
-use crate::rules::{battle, bombard, capital, casualties, opening, reserve, victory};
+use crate::rules::{battle, bombard, capital, casualties, exploration, opening, reserve, victory};
 use crate::state::{BattleStep, Stage, Viktory};
 use crate::unit::UnitKind;
 
@@ -15,6 +15,11 @@ pub fn to_move(s: &Viktory) -> ToMove {
     }
     if !s.reveals.is_empty() {
         return ToMove::Chance;
+    }
+    if let Some(b) = &s.balance
+        && !exploration::balance_choices(s).is_empty()
+    {
+        return ToMove::Seat(b.seat);
     }
     if let Some(b) = &s.bombard {
         return match b.roll {
@@ -74,6 +79,12 @@ pub fn chance_kind(s: &Viktory) -> Chance {
 pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) {
     loop {
         if s.outcome.is_some() || !s.reveals.is_empty() {
+            return;
+        }
+        if s.balance.is_some() {
+            if exploration::settle_balance(s) {
+                continue;
+            }
             return;
         }
         if s.bombard.is_some() {
