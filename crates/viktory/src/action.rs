@@ -140,6 +140,13 @@ pub enum Action {
     },
 
     // ----- phases -----
+    /// Take a unit on the map back into the reserve during placement (Expansion,
+    /// Redeployment).
+    Redeploy {
+        /// The unit (a frigate takes its cargo along).
+        unit: UnitId,
+    },
+
     /// End the current phase: skip building, end movement and combat, end placement.
     EndPhase,
 }

@@ -39,9 +39,10 @@ pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
         Action::Retreat { unit, to } => battle::apply_retreat(s, unit, to, &mut ev),
         Action::Disband { kind, unit } => capital::apply_disband(s, kind, unit, &mut ev),
         Action::Place { kind, town, to } => reserve::apply_place(s, kind, town, to, &mut ev),
+        Action::Redeploy { unit } => reserve::apply_redeploy(s, unit, &mut ev),
         Action::EndPhase => match s.turn.stage {
-            Stage::Build => sequence::enter(s, Stage::Move, &mut ev),
-            Stage::Move => sequence::enter(s, Stage::Place, &mut ev),
+            Stage::Build => sequence::building_done(s, &mut ev),
+            Stage::Move => sequence::moving_done(s, &mut ev),
             Stage::Place => sequence::enter(s, Stage::PlacementBattles, &mut ev),
             _ => {}
         },

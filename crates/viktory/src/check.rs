@@ -142,6 +142,7 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
         (Stage::Place, &Action::Place { kind, town, to }) => {
             reserve::check_place(s, kind, town, to)
         }
+        (Stage::Place, &Action::Redeploy { unit }) => reserve::check_redeploy(s, unit),
         (_, Action::Casualty { .. }) => {
             refuse("no_casualty", "10.1", "no casualty is to be chosen now")
         }

@@ -224,6 +224,13 @@ pub enum Event {
         /// The unit, or `None` if it came from the reserve.
         unit: Option<UnitId>,
     },
+    /// A unit went back into its owner's reserve (Expansion, Redeployment).
+    Redeployed {
+        /// Which.
+        unit: UnitId,
+        /// Its type.
+        kind: UnitKind,
+    },
     /// The doomsday clock started (5.5).
     DoomsdayStarted,
     /// A coin was placed by a capital (5.5).

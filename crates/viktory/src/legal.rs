@@ -58,8 +58,10 @@ pub fn any_build(s: &Viktory) -> bool {
     if !s.turn.can_build {
         return false;
     }
-    // Upgrading any own town is always possible (7.23).
-    if s.towns().any(|(_, t)| t.owner == s.turn.active && !t.city) {
+    // Upgrading any own town is always possible (7.23) with the actions for it.
+    if building::actions_left(s) >= building::city_cost(s)
+        && s.towns().any(|(_, t)| t.owner == s.turn.active && !t.city)
+    {
         return true;
     }
     build_candidates(s).iter().any(|a| match *a {
@@ -241,6 +243,15 @@ fn candidates(s: &Viktory) -> Vec<Action> {
                     .into_iter()
                     .map(|(kind, town, to)| Action::Place { kind, town, to }),
             );
+            if s.rules.redeployment {
+                let seat = s.turn.active;
+                v.extend(
+                    s.units
+                        .iter()
+                        .filter(|u| u.owner == seat)
+                        .map(|u| Action::Redeploy { unit: u.id }),
+                );
+            }
             v
         }
         Stage::FirstPlayer | Stage::Start | Stage::PlacementBattles => vec![],

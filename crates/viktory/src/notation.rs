@@ -26,6 +26,7 @@ pub fn action_name(a: &Action) -> &'static str {
         Action::Retreat { .. } => "retreating",
         Action::Disband { .. } => "giving up a unit",
         Action::Place { .. } => "placing a reserve unit",
+        Action::Redeploy { .. } => "redeploying a unit",
         Action::EndPhase => "ending the phase",
     }
 }
@@ -59,6 +60,7 @@ pub fn describe_action(a: &Action) -> String {
         Action::Disband { kind, unit: None } => format!("give up a {kind} from the reserve"),
         Action::Place { kind, town, to } if town == to => format!("place a {kind} at {to}"),
         Action::Place { kind, town, to } => format!("place a {kind} at {to} (from {town})"),
+        Action::Redeploy { unit } => format!("take {unit} back into the reserve"),
         Action::EndPhase => "end the phase".into(),
     }
 }
@@ -177,6 +179,7 @@ pub fn describe_event(e: &Event) -> String {
             kind,
             unit: None,
         } => format!("{seat} gives up a reserve {kind}"),
+        Event::Redeployed { unit, kind } => format!("{kind} {unit} returns to the reserve"),
         Event::DoomsdayStarted => "the doomsday clock starts".into(),
         Event::DoomsdayMarked { seat } => format!("a coin lies by {seat}'s capital"),
         Event::Eliminated { seat } => format!("{seat} is eliminated"),

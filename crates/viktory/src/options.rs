@@ -178,6 +178,29 @@ pub struct Rules {
     pub adjacent_enemy_restriction: bool,
     /// What losing the capital costs (14.0).
     pub lost_capital: LostCapital,
+    /// Expansion, Turn Sequence Reordered: move and fight, then build, then place.
+    pub build_after_moving: bool,
+    /// Expansion, Building Phase Accelerator: build actions per turn (a town costs one,
+    /// an upgrade two when there are two).
+    pub build_actions: u8,
+    /// Expansion, Combat Supply: a city on each of the four land terrains makes every
+    /// die of that player hit on one more (4 or less), bombardments included.
+    pub combat_supply: bool,
+    /// Expansion, Redeployment: during reserve placement, units on the map may be taken
+    /// back into the reserve.
+    pub redeployment: bool,
+    /// Expansion, Plains Cities Enhancement: a plains city supports three infantry.
+    pub plains_city_bonus: bool,
+    /// Expansion, Road/Ferry Movement Enhancement: roads run across water hexes too.
+    pub road_ferries: bool,
+    /// Expansion, Adjacent Enemy Units Restriction Enhancement: no town built, and no
+    /// upgrade, next to enemy units.
+    pub build_adjacent_enemy_restriction: bool,
+    /// Expansion, Cavalry Changes: cavalry ignores slow terrain.
+    pub cavalry_ignores_slow_terrain: bool,
+    /// Expansion, Attacking Bonuses for Additional Hex Sides: one more attack die for each
+    /// hex side beyond the first that attacking land units entered from (at most 5).
+    pub hexside_bonus: bool,
     /// The second unit supported by a city on each terrain (8.2).
     pub city_units: CityUnits,
     /// Empire points that win the race for dominance (5.4): 20.
@@ -288,6 +311,42 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Without the capital: cities_as_towns (only infantry placed) or no_placement.",
     ),
     (
+        "build_after_moving",
+        "Expansion: move and fight first, then build, then place reserves.",
+    ),
+    (
+        "build_actions",
+        "Expansion: build actions per turn; a town costs one, an upgrade two.",
+    ),
+    (
+        "combat_supply",
+        "Expansion: a city on all four land terrains makes that player's dice hit on 4 or less.",
+    ),
+    (
+        "redeployment",
+        "Expansion: units on the map may return to the reserve during placement.",
+    ),
+    (
+        "plains_city_bonus",
+        "Expansion: a plains city supports three infantry.",
+    ),
+    (
+        "road_ferries",
+        "Expansion: roads between towns may cross water.",
+    ),
+    (
+        "build_adjacent_enemy_restriction",
+        "Expansion: no town built or upgraded next to enemy units.",
+    ),
+    (
+        "cavalry_ignores_slow_terrain",
+        "Expansion: cavalry is not stopped by forests and mountains.",
+    ),
+    (
+        "hexside_bonus",
+        "Expansion: an extra attack die for each additional hex side attacked from (at most 5).",
+    ),
+    (
         "city_units",
         "The second unit a city supports on each terrain.",
     ),
@@ -376,6 +435,15 @@ impl Rules {
             retreat: Retreat::Split,
             adjacent_enemy_restriction: true,
             lost_capital: LostCapital::CitiesAsTowns,
+            build_after_moving: false,
+            build_actions: 1,
+            combat_supply: false,
+            redeployment: false,
+            plains_city_bonus: false,
+            road_ferries: false,
+            build_adjacent_enemy_restriction: false,
+            cavalry_ignores_slow_terrain: false,
+            hexside_bonus: false,
             city_units: CityUnits {
                 plains: UnitKind::Infantry,
                 grassland: UnitKind::Cavalry,
@@ -601,6 +669,13 @@ impl Rules {
                 "choose at least one victory condition",
             ));
         }
+        if !(1..=4).contains(&self.build_actions) {
+            p.push(Problem::with_rule(
+                "build_actions",
+                "Expansion",
+                "build actions per turn are 1 to 4",
+            ));
+        }
         if self.max_turns == Some(0) {
             p.push(Problem::with_rule(
                 "max_turns",
@@ -651,10 +726,13 @@ impl Rules {
     }
 
     /// The units a town (`city = false`) or city on `terrain` supports (8.1, 8.2).
-    pub fn supported(&self, city: bool, terrain: crate::board::Terrain) -> [Option<UnitKind>; 2] {
+    pub fn supported(&self, city: bool, terrain: crate::board::Terrain) -> [Option<UnitKind>; 3] {
         use crate::board::Terrain as T;
         if !city {
-            return [Some(UnitKind::Infantry), None];
+            return [Some(UnitKind::Infantry), None, None];
+        }
+        if terrain == T::Plains && self.plains_city_bonus {
+            return [Some(UnitKind::Infantry); 3];
         }
         let second = match terrain {
             T::Plains => self.city_units.plains,
@@ -663,7 +741,7 @@ impl Rules {
             T::Mountain => self.city_units.mountain,
             T::Water => UnitKind::Infantry,
         };
-        [Some(UnitKind::Infantry), Some(second)]
+        [Some(UnitKind::Infantry), Some(second), None]
     }
 
     /// The tile bank for this board.

@@ -82,6 +82,11 @@ pub enum Stage {
     PlacementBattles,
 }
 
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
 /// A unit placed this phase, against the placement capacity of a town or city (13.11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Placed {
@@ -115,6 +120,9 @@ pub struct Turn {
     /// 7.1: the player held his capital at the start of the turn.
     #[serde(default)]
     pub can_build: bool,
+    /// Build actions spent this turn (Expansion, Building Phase Accelerator).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub build_actions_used: u8,
     /// The doomsday die was rolled this turn (5.5).
     #[serde(default)]
     pub doomsday_rolled: bool,
@@ -318,7 +326,7 @@ pub struct Setup {
     /// Units owed after a capture.
     #[serde(default)]
     pub capture: Option<Capture>,
-        /// An exploration act open to balancing (15.3). Like every field added after the
+    /// An exploration act open to balancing (15.3). Like every field added after the
     /// first release, it is left out when empty, so existing records keep their hashes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<Balance>,
@@ -1006,6 +1014,24 @@ impl Viktory {
             *r.get_mut(u.kind) += 1;
         }
         r
+    }
+
+    /// The highest die that hits for `seat`: one more in combat supply (Expansion: a city
+    /// on each of the four land terrains), judged at the moment of the roll.
+    pub fn hit_max_for(&self, seat: Seat) -> u8 {
+        let supplied = self.rules.combat_supply
+            && [
+                Terrain::Plains,
+                Terrain::Grassland,
+                Terrain::Forest,
+                Terrain::Mountain,
+            ]
+            .iter()
+            .all(|&t| {
+                self.towns()
+                    .any(|(h, town)| town.owner == seat && town.city && self.terrain(h) == Some(t))
+            });
+        self.rules.hit_max + u8::from(supplied)
     }
 
     /// Empire points (5.3): 1 per town, 2 per city.

@@ -411,3 +411,44 @@ fn classic_with_variants() {
     .unwrap_or_else(|f| panic!("{f}"));
     assert_eq!(report.finished, 200);
 }
+
+/// Classic with every Expansion option implemented so far switched on.
+#[test]
+fn classic_with_expansion_options() {
+    let options = serde_json::json!({
+        "max_turns": 15,
+        "start_group": 5,
+        "build_actions": 2,
+        "build_after_moving": true,
+        "combat_supply": true,
+        "redeployment": true,
+        "bombard_range": 1,
+        "plains_city_bonus": true,
+        "road_ferries": true,
+        "build_adjacent_enemy_restriction": true,
+        "suppression": "clarified",
+        "cavalry_ignores_slow_terrain": true,
+        "hexside_bonus": true,
+        "attack_dice": {"infantry": 1, "cavalry": 1, "artillery": 1, "frigate": 1}
+    });
+    let make = |players: u8| {
+        let setup = Viktory::new_setup(&NewGame {
+            preset: Some("classic".into()),
+            options: options.as_object().unwrap().clone(),
+            players: Some(players),
+        })
+        .unwrap();
+        Viktory::from_setup(&setup).unwrap()
+    };
+    let report = Conformance {
+        invariants: invariants(),
+        playouts: 200,
+        max_actions: 200_000,
+        seed: 4242,
+        deep_every: 9,
+        ..Conformance::default()
+    }
+    .run(|i| make(2 + (i % 3) as u8))
+    .unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(report.finished, 200);
+}

@@ -129,7 +129,7 @@ fn start_round(s: &mut Viktory, ev: &mut Vec<Event>) {
     let dice = if count(s, hex, defender) == 0 {
         0
     } else {
-        unit_dice(s, hex, attacker, s.rules.attack_dice)
+        unit_dice(s, hex, attacker, s.rules.attack_dice) + hexside_bonus(s, hex, attacker)
     };
     let averaging = s.rules.luck_averaging;
     let b = s.battle.as_mut().expect("battle");
@@ -138,6 +138,20 @@ fn start_round(s: &mut Viktory, ev: &mut Vec<Event>) {
     b.suppressed = 0;
     fire(b, BattleStep::AttackerFire, dice, averaging);
     ev.push(Event::RoundStarted { round: b.round });
+}
+
+/// Expansion, Attacking Bonuses for Additional Hex Sides: one die for each hex side
+/// beyond the first that attacking land units still in the battle entered from, at most 5.
+fn hexside_bonus(s: &Viktory, hex: Hex, attacker: Seat) -> u8 {
+    if !s.rules.hexside_bonus || s.terrain(hex).is_some_and(|t| !t.is_land()) {
+        return 0;
+    }
+    let mut sides: Vec<Hex> = fighters(s, hex, attacker)
+        .filter_map(|u| u.entered_from)
+        .collect();
+    sides.sort_unstable();
+    sides.dedup();
+    (sides.len().saturating_sub(1) as u8).min(5)
 }
 
 /// Starts a fire round of `dice` dice; with luck averaging (15.4) the roller first says
@@ -284,7 +298,7 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
             false
         }
         BattleStep::PreBattleFire => {
-            let hits = Hits::from_rolls(&b.rolls, s.rules.hit_max);
+            let hits = Hits::from_rolls(&b.rolls, s.hit_max_for(b.attacker));
             let bm = s.battle.as_mut().expect("battle");
             bm.defender_hits = hits;
             bm.rolls.clear();
@@ -292,7 +306,7 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
             true
         }
         BattleStep::AttackerFire => {
-            let mut hits = Hits::from_rolls(&b.rolls, s.rules.hit_max);
+            let mut hits = Hits::from_rolls(&b.rolls, s.hit_max_for(b.attacker));
             hits.regular += b.sure_hits;
             s.battle.as_mut().expect("battle").defender_hits = hits;
             let current = s.battle.clone().expect("battle");
@@ -306,7 +320,7 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
         }
         // H-4: both sides' casualties are chosen after the defender has fired.
         BattleStep::DefenderFire => {
-            let mut hits = Hits::from_rolls(&b.rolls, s.rules.hit_max);
+            let mut hits = Hits::from_rolls(&b.rolls, s.hit_max_for(b.defender));
             hits.regular += b.sure_hits;
             let bm = s.battle.as_mut().expect("battle");
             bm.attacker_hits = hits;

@@ -6,7 +6,7 @@ use hexmap::Hex;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
 use crate::rules::{exploration, sequence};
-use crate::state::{Stage, Town, Viktory};
+use crate::state::{Town, Viktory};
 
 /// Rule 7.1: building needs the capital held at the start of the turn.
 fn check_capital_held(s: &Viktory) -> Result<(), RuleError> {
@@ -65,6 +65,7 @@ pub fn check_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
             format!("{hex} holds another player's units"),
         );
     }
+    check_no_enemy_adjacent(s, hex)?;
     if !within_reach_of_own_town(s, hex) {
         return refuse(
             "too_far",
@@ -75,9 +76,35 @@ pub fn check_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// Expansion, Adjacent Enemy Units Restriction Enhancement: nothing is built or upgraded
+/// next to enemy units.
+fn check_no_enemy_adjacent(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
+    if s.rules.build_adjacent_enemy_restriction
+        && hex
+            .neighbors()
+            .iter()
+            .any(|&n| s.enemy_units_at(n, s.turn.active))
+    {
+        return refuse(
+            "enemy_adjacent",
+            "Expansion",
+            format!("enemy units are next to {hex}"),
+        );
+    }
+    Ok(())
+}
+
 /// Rule 7.23: upgrading an own town into a city.
 pub fn check_city(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
     check_capital_held(s)?;
+    if actions_left(s) < city_cost(s) {
+        return refuse(
+            "build_actions",
+            "Expansion",
+            "an upgrade takes two build actions; one is left",
+        );
+    }
+    check_no_enemy_adjacent(s, hex)?;
     match s.town(hex) {
         Some(t) if t.owner == s.turn.active && !t.city => Ok(()),
         Some(t) if t.owner == s.turn.active => {
@@ -106,7 +133,7 @@ pub fn apply_town(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
     ev.push(Event::TownBuilt { seat, hex });
     exploration::town_built(s, hex);
     gain(s, seat, hex, false, ev);
-    sequence::enter(s, Stage::Move, ev);
+    spend(s, 1, ev);
 }
 
 /// Upgrades a town (7.23), reveals the hexes two away (7.3), adds the city's unit (7.4).
@@ -118,19 +145,48 @@ pub fn apply_city(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
     ev.push(Event::CityBuilt { seat, hex });
     exploration::city_built(s, hex);
     gain(s, seat, hex, true, ev);
-    sequence::enter(s, Stage::Move, ev);
+    spend(s, city_cost(s), ev);
+}
+
+/// Build actions an upgrade costs: one in the classic game, two with the Expansion's
+/// Building Phase Accelerator.
+pub fn city_cost(s: &Viktory) -> u8 {
+    s.rules.build_actions.min(2)
+}
+
+/// Build actions left this turn.
+pub fn actions_left(s: &Viktory) -> u8 {
+    s.rules
+        .build_actions
+        .saturating_sub(s.turn.build_actions_used)
+}
+
+/// Spends build actions; the phase ends when none are left (7.2, Expansion).
+fn spend(s: &mut Viktory, cost: u8, ev: &mut Vec<Event>) {
+    s.turn.build_actions_used = s.turn.build_actions_used.saturating_add(cost);
+    if actions_left(s) == 0 {
+        sequence::building_done(s, ev);
+    }
 }
 
 /// Rule 7.4, 8.1, 8.2: the unit a new town (infantry) or city (by terrain) adds.
 fn gain(s: &mut Viktory, seat: engine::Seat, hex: Hex, city: bool, ev: &mut Vec<Event>) {
     let terrain = s.terrain(hex).unwrap_or(crate::board::Terrain::Plains);
-    let kind = if city {
-        s.rules.supported(true, terrain)[1].unwrap_or(crate::unit::UnitKind::Infantry)
+    // A town gives its infantry; an upgrade gives the city's units beyond the town's.
+    let kinds: Vec<crate::unit::UnitKind> = if city {
+        s.rules
+            .supported(true, terrain)
+            .into_iter()
+            .skip(1)
+            .flatten()
+            .collect()
     } else {
-        crate::unit::UnitKind::Infantry
+        vec![crate::unit::UnitKind::Infantry]
     };
-    *s.players[seat.index()].reserve.get_mut(kind) += 1;
-    ev.push(Event::UnitGained { seat, kind });
+    for kind in kinds {
+        *s.players[seat.index()].reserve.get_mut(kind) += 1;
+        ev.push(Event::UnitGained { seat, kind });
+    }
 }
 
 /// Rule 15.5, R-8: instead of building, a player may move one of his towns or cities to
@@ -221,5 +277,6 @@ pub fn apply_relocate(s: &mut Viktory, from: Hex, to: Hex, ev: &mut Vec<Event>) 
         owed,
         relocation: true,
     });
-    sequence::enter(s, Stage::Move, ev);
+    // relocation is the turn's build, all of it.
+    spend(s, s.rules.build_actions, ev);
 }

@@ -39,7 +39,7 @@ fn targets(s: &Viktory, hex: Hex, victim: Seat, marked: &[UnitId]) -> Vec<UnitId
 pub fn pending(s: &Viktory) -> Option<Choice> {
     if let Some(b) = &s.bombard {
         let roll = b.roll?;
-        if roll > s.rules.hit_max {
+        if roll > s.hit_max_for(b.attacker) {
             return None;
         }
         let candidates = targets(s, b.target, b.defender, &[]);

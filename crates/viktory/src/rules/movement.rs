@@ -78,9 +78,11 @@ fn slow_exception(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 
 /// Rule 9.12, R-10: entering `hex` stops a land unit.
 /// Under 15.1 (terrain leveling) terrain never slows.
-fn stops_in(s: &Viktory, seat: Seat, hex: Hex) -> bool {
+/// With the Expansion's Cavalry Changes cavalry is never stopped.
+fn stops_in(s: &Viktory, seat: Seat, kind: UnitKind, hex: Hex) -> bool {
     s.rules.slow_terrain
         && !s.rules.terrain_leveling
+        && !(kind == UnitKind::Cavalry && s.rules.cavalry_ignores_slow_terrain)
         && s.terrain(hex).is_some_and(Terrain::is_slow)
         && !slow_exception(s, seat, hex)
 }
@@ -92,8 +94,11 @@ fn road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 }
 
 /// a land hex on a road path: revealed land without enemy units.
+/// With the Road/Ferry Movement Enhancement (Expansion) water hexes carry roads too.
 fn road_hex(s: &Viktory, seat: Seat, hex: Hex) -> bool {
-    s.terrain(hex).is_some_and(Terrain::is_land) && !s.enemy_units_at(hex, seat)
+    s.terrain(hex)
+        .is_some_and(|t| t.is_land() || s.rules.road_ferries)
+        && !s.enemy_units_at(hex, seat)
 }
 
 /// Rule 9.13, R-11: a road runs from `from` to `to` (2 or 3 land hexes apart, some
@@ -234,7 +239,7 @@ pub fn apply_move(s: &mut Viktory, id: UnitId, to: Hex, ev: &mut Vec<Event>) {
     };
     let road = kind.is_land() && from.distance(to) > 1;
     let enemy = s.is_enemy_hex(to, seat);
-    let stop = kind.is_land() && !road && stops_in(s, seat, to);
+    let stop = kind.is_land() && !road && stops_in(s, seat, kind, to);
     for u in s
         .units
         .iter_mut()

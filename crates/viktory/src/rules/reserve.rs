@@ -227,9 +227,10 @@ fn candidates(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
 
 /// Whether any placement is possible (otherwise the phase ends by itself).
 pub fn any_placement(s: &Viktory) -> bool {
-    candidates(s)
-        .into_iter()
-        .any(|(k, t, h)| check_place(s, k, t, h).is_ok())
+    (s.rules.redeployment && s.units.iter().any(|u| u.owner == s.turn.active))
+        || candidates(s)
+            .into_iter()
+            .any(|(k, t, h)| check_place(s, k, t, h).is_ok())
 }
 
 /// Rule 13.5: starts the next frigate placement naval battle, if any is left. It has no
@@ -248,4 +249,43 @@ pub fn start_placement_battle(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
         }
     }
     false
+}
+
+/// Expansion, Redeployment: may the active player take `unit` back into his reserve?
+pub fn check_redeploy(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
+    if !s.rules.redeployment {
+        return refuse(
+            "not_enabled",
+            "Expansion",
+            "redeployment is not in these rules",
+        );
+    }
+    match s.unit(unit) {
+        Some(u) if u.owner == s.turn.active => Ok(()),
+        _ => refuse(
+            "not_your_unit",
+            "Expansion",
+            format!("unit {unit} is not one of yours on the map"),
+        ),
+    }
+}
+
+/// Takes the unit (and a frigate's cargo) off the map into the reserve, for placement.
+pub fn apply_redeploy(s: &mut Viktory, unit: UnitId, ev: &mut Vec<Event>) {
+    let seat = s.turn.active;
+    let leaving: Vec<(UnitId, UnitKind)> = s
+        .units
+        .iter()
+        .filter(|u| u.id == unit || u.aboard == Some(unit))
+        .map(|u| (u.id, u.kind))
+        .collect();
+    for &(id, kind) in &leaving {
+        *s.players[seat.index()].reserve.get_mut(kind) += 1;
+        ev.push(Event::Redeployed { unit: id, kind });
+    }
+    s.units.retain(|u| u.id != unit && u.aboard != Some(unit));
+    s.refresh_occupancy();
+    if s.turn.moving == Some(unit) {
+        s.turn.moving = None;
+    }
 }

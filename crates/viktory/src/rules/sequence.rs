@@ -113,7 +113,7 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) {
                 if crate::legal::any_build(s) {
                     false
                 } else {
-                    enter(s, Stage::Move, ev);
+                    building_done(s, ev);
                     true
                 }
             }
@@ -156,10 +156,8 @@ pub fn enter(s: &mut Viktory, stage: Stage, ev: &mut Vec<Event>) {
     if matches!(stage, Stage::Build | Stage::Move | Stage::Place) {
         ev.push(Event::PhaseStarted { stage });
     }
-    if stage == Stage::Move {
-        // A frigate in port may not be left there; nothing else carries over.
-        s.turn.moving = None;
-    }
+    // "The unit now moving" only means something within one movement phase.
+    s.turn.moving = None;
 }
 
 /// The start of a player turn (5.4, 5.5, 7.1): victory by points, the doomsday die,
@@ -173,8 +171,34 @@ fn start_of_turn(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
         return false; // a chance node: the doomsday die
     }
     s.turn.can_build = s.holds_capital(seat);
-    enter(s, Stage::Build, ev);
+    // Expansion, Turn Sequence Reordered: movement and combat come first.
+    let first = if s.rules.build_after_moving {
+        Stage::Move
+    } else {
+        Stage::Build
+    };
+    enter(s, first, ev);
     true
+}
+
+/// The building phase is over: on to movement, or (reordered turns) to placement.
+pub fn building_done(s: &mut Viktory, ev: &mut Vec<Event>) {
+    let next = if s.rules.build_after_moving {
+        Stage::Place
+    } else {
+        Stage::Move
+    };
+    enter(s, next, ev);
+}
+
+/// The movement and combat phase is over: on to placement, or (reordered) to building.
+pub fn moving_done(s: &mut Viktory, ev: &mut Vec<Event>) {
+    let next = if s.rules.build_after_moving {
+        Stage::Build
+    } else {
+        Stage::Place
+    };
+    enter(s, next, ev);
 }
 
 /// Ends the active player's turn and starts the next live player's (6.0).
@@ -244,6 +268,7 @@ pub fn start_turn(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
     t.placement_battles.clear();
     t.doomsday_rolled = false;
     t.can_build = false;
+    t.build_actions_used = 0;
     t.stage = Stage::Start;
     ev.push(Event::TurnStarted {
         seat,

@@ -1,0 +1,372 @@
+//! Options of the Expansion Rules 1.0, each on (and, where it differs, off): turn
+//! sequence reordered, building phase accelerator, combat supply, redeployment, bombard
+//! range limitation, plains cities, road/ferry movement, the adjacent-enemy building
+//! restriction, defender suppression clarification (both worked examples), cavalry
+//! changes and the hex-side attack bonus.
+
+mod common;
+
+use common::*;
+use engine::{Game, Seat, ToMove};
+use viktory::board::Terrain;
+use viktory::event::DiePurpose;
+use viktory::state::Stage;
+use viktory::{Action, Event, Suppression, UnitId, UnitKind};
+
+fn defence_dice(events: &[Event]) -> usize {
+    events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::DieRolled {
+                    purpose: DiePurpose::Defense,
+                    ..
+                }
+            )
+        })
+        .count()
+}
+
+/// Turn Sequence Reordered: movement and combat, then building, then placement.
+#[test]
+fn expansion_turn_sequence_reordered() {
+    let mut s = Pos::new(2, Stage::Move)
+        .rules(|r| r.build_after_moving = true)
+        .town(h(-3, 0), 0, false, true)
+        .town(h(3, -3), 1, false, true)
+        .unit(1, 0, UnitKind::Infantry, h(0, 0))
+        .build();
+    let events = act(&mut s, Action::EndPhase);
+    assert_eq!(
+        events[0],
+        Event::PhaseStarted {
+            stage: Stage::Build
+        }
+    );
+    act(&mut s, Action::BuildTown { hex: h(-1, 0) });
+    // After the build comes placement (the new infantry is waiting in the reserve).
+    assert_eq!(s.turn().stage, Stage::Place);
+    act(&mut s, Action::EndPhase);
+    // Seat 1's turn starts with movement.
+    assert_eq!((s.turn().active, s.turn().stage), (Seat(1), Stage::Move));
+}
+
+/// Building Phase Accelerator: two build actions; a town costs one, an upgrade two.
+#[test]
+fn expansion_building_phase_accelerator() {
+    let pos = || {
+        Pos::new(2, Stage::Build)
+            .rules(|r| r.build_actions = 2)
+            .town(h(-3, 0), 0, false, true)
+            .town(h(3, -3), 1, false, true)
+    };
+    let mut s = pos().build();
+    act(&mut s, Action::BuildTown { hex: h(-1, 0) });
+    assert_eq!(s.turn().stage, Stage::Build, "one action left");
+    assert_eq!(
+        refused(&s, Action::BuildCity { hex: h(-3, 0) }),
+        ("build_actions", "Expansion")
+    );
+    // The second town may be two or three hexes from the first.
+    act(&mut s, Action::BuildTown { hex: h(1, -1) });
+    assert_eq!(s.turn().stage, Stage::Move);
+    let mut s = pos().build();
+    act(&mut s, Action::BuildCity { hex: h(-3, 0) });
+    assert_eq!(s.turn().stage, Stage::Move, "the upgrade took both actions");
+}
+
+/// Combat Supply: a city on each land terrain makes every die hit on 4 or less,
+/// bombardment included; losing one of the cities ends it at once.
+#[test]
+fn expansion_combat_supply() {
+    let pos = |supply: bool| {
+        let p = Pos::new(2, Stage::Move)
+            .rules(|r| r.combat_supply = true)
+            .terrain(h(-3, 0), Terrain::Plains)
+            .terrain(h(-3, 2), Terrain::Grassland)
+            .terrain(h(-1, 2), Terrain::Forest)
+            .terrain(h(-1, -2), Terrain::Mountain)
+            .town(h(-3, 0), 0, true, true)
+            .town(h(-3, 2), 0, true, false)
+            .town(h(-1, 2), 0, true, false)
+            .unit(1, 0, UnitKind::Artillery, h(0, 0))
+            .unit(9, 1, UnitKind::Infantry, h(1, 0));
+        p.town(h(-1, -2), 0, supply, false)
+    };
+    let mut s = pos(true).build();
+    assert_eq!(s.hit_max_for(Seat(0)), 4);
+    act(
+        &mut s,
+        Action::Bombard {
+            unit: UnitId(1),
+            target: h(1, 0),
+        },
+    );
+    let events = dice(&mut s, &[4]);
+    assert!(
+        events.iter().any(|e| matches!(
+            e,
+            Event::UnitLost {
+                unit: UnitId(9),
+                ..
+            }
+        )),
+        "{events:?}"
+    );
+    // With a town (not a city) on the mountain, there is no supply: a 4 misses.
+    let mut s = pos(false).build();
+    assert_eq!(s.hit_max_for(Seat(0)), 3);
+    act(
+        &mut s,
+        Action::Bombard {
+            unit: UnitId(1),
+            target: h(1, 0),
+        },
+    );
+    assert_eq!(dice(&mut s, &[4]).len(), 1);
+}
+
+/// Redeployment: during placement, units on the map may go back into the reserve, and
+/// from there be placed again.
+#[test]
+fn expansion_redeployment() {
+    let mut s = Pos::new(2, Stage::Place)
+        .rules(|r| r.redeployment = true)
+        .terrain(h(3, 0), Terrain::Water)
+        .town(h(-3, 0), 0, false, true)
+        .unit(1, 0, UnitKind::Infantry, h(2, -2))
+        .build();
+    let events = act(&mut s, Action::Redeploy { unit: UnitId(1) });
+    assert_eq!(
+        events,
+        vec![Event::Redeployed {
+            unit: UnitId(1),
+            kind: UnitKind::Infantry
+        }]
+    );
+    act(
+        &mut s,
+        Action::Place {
+            kind: UnitKind::Infantry,
+            town: h(-3, 0),
+            to: h(-3, 0),
+        },
+    );
+    let s = Pos::new(2, Stage::Place)
+        .town(h(-3, 0), 0, false, true)
+        .unit(1, 0, UnitKind::Infantry, h(2, -2))
+        .reserve(0, UnitKind::Infantry, 1)
+        .build();
+    assert_eq!(
+        refused(&s, Action::Redeploy { unit: UnitId(1) }),
+        ("not_enabled", "Expansion")
+    );
+}
+
+/// Bombard Attacks: Range Limitation: adjacent hexes only.
+#[test]
+fn expansion_bombard_range_limitation() {
+    let s = Pos::new(2, Stage::Move)
+        .rules(|r| r.bombard_range = 1)
+        .unit(1, 0, UnitKind::Artillery, h(0, 0))
+        .unit(9, 1, UnitKind::Infantry, h(2, 0))
+        .unit(8, 1, UnitKind::Infantry, h(1, -1))
+        .build();
+    assert_eq!(
+        refused(
+            &s,
+            Action::Bombard {
+                unit: UnitId(1),
+                target: h(2, 0)
+            }
+        ),
+        ("range", "11.0")
+    );
+    assert!(s.legal_actions().contains(&Action::Bombard {
+        unit: UnitId(1),
+        target: h(1, -1)
+    }));
+}
+
+/// Plains Cities Enhancement: the upgrade of a plains town gives two more infantry, and
+/// the city takes three at placement.
+#[test]
+fn expansion_plains_cities() {
+    let mut s = Pos::new(2, Stage::Build)
+        .rules(|r| r.plains_city_bonus = true)
+        .town(h(-3, 0), 0, false, true)
+        .town(h(0, 0), 0, false, false)
+        .reserve(0, UnitKind::Infantry, 1)
+        .build();
+    let events = act(&mut s, Action::BuildCity { hex: h(0, 0) });
+    let gained = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::UnitGained {
+                    kind: UnitKind::Infantry,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(gained, 2);
+    act(&mut s, Action::EndPhase);
+    let place = Action::Place {
+        kind: UnitKind::Infantry,
+        town: h(0, 0),
+        to: h(0, 0),
+    };
+    play(&mut s, &[place, place, place]);
+    assert_eq!(s.supported(Seat(0)).infantry, 4);
+}
+
+/// Road/Ferry Movement Enhancement: a road may cross water.
+#[test]
+fn expansion_road_ferries() {
+    let pos = |ferries: bool| {
+        Pos::new(2, Stage::Move)
+            .rules(|r| r.road_ferries = ferries)
+            .terrain(h(-1, 0), Terrain::Water)
+            .terrain(h(0, -1), Terrain::Water)
+            .terrain(h(-1, 1), Terrain::Water)
+            .town(h(-2, 0), 0, false, false)
+            .town(h(0, 0), 0, false, false)
+            .unit(1, 0, UnitKind::Infantry, h(-2, 0))
+            .build()
+    };
+    assert!(pos(true).legal_actions().contains(&mv(1, 0, 0)));
+    assert_eq!(refused(&pos(false), mv(1, 0, 0)), ("not_adjacent", "9.13"));
+}
+
+/// Adjacent Enemy Units Restriction Enhancement: no town built, and no upgrade, next to
+/// enemy units.
+#[test]
+fn expansion_building_next_to_enemy_units() {
+    let pos = |on: bool| {
+        Pos::new(2, Stage::Build)
+            .rules(|r| r.build_adjacent_enemy_restriction = on)
+            .town(h(-3, 0), 0, false, true)
+            .unit(9, 1, UnitKind::Infantry, h(-2, -1))
+            .build()
+    };
+    let s = pos(true);
+    assert_eq!(
+        refused(&s, Action::BuildTown { hex: h(-1, -1) }),
+        ("enemy_adjacent", "Expansion")
+    );
+    assert_eq!(
+        refused(&s, Action::BuildCity { hex: h(-3, 0) }),
+        ("enemy_adjacent", "Expansion")
+    );
+    let s = pos(false);
+    assert!(
+        s.legal_actions()
+            .contains(&Action::BuildTown { hex: h(-1, -1) })
+    );
+    assert!(
+        s.legal_actions()
+            .contains(&Action::BuildCity { hex: h(-3, 0) })
+    );
+}
+
+fn suppression_battle(town: bool, hits: &[u8]) -> usize {
+    let mut p = Pos::new(2, Stage::Move)
+        .rules(|r| r.suppression = Suppression::Clarified)
+        .terrain(
+            h(1, 0),
+            if town {
+                Terrain::Mountain
+            } else {
+                Terrain::Forest
+            },
+        )
+        .terrain(h(2, 0), Terrain::Water)
+        .unit(8, 1, UnitKind::Frigate, h(2, 0))
+        .unit(9, 1, UnitKind::Infantry, h(1, 0))
+        .unit(1, 0, UnitKind::Infantry, h(0, 0))
+        .unit(2, 0, UnitKind::Cavalry, h(0, 0))
+        .unit(3, 0, UnitKind::Artillery, h(0, 0));
+    if town {
+        p = p.town(h(1, 0), 1, false, false);
+    }
+    let mut s = p.build();
+    play(
+        &mut s,
+        &[
+            mv(1, 1, 0),
+            mv(2, 1, 0),
+            mv(3, 1, 0),
+            Action::Fight { hex: h(1, 0) },
+        ],
+    );
+    dice(&mut s, &[6]); // pre-battle artillery misses
+    dice(&mut s, hits);
+    let mut events = Vec::new();
+    while s.to_move() == ToMove::Chance {
+        events.extend(act(&mut s, Action::Die { value: 6 }));
+    }
+    defence_dice(&events)
+}
+
+/// Defender Suppression Clarification, first example: an infantry in a forest with an
+/// adjacent frigate; no dice are off limits, so four hits (one for the infantry, three
+/// excess) leave the defender nothing to roll.
+#[test]
+fn expansion_suppression_clarification_example_1() {
+    assert_eq!(suppression_battle(false, &[1, 2, 3, 3]), 0);
+}
+
+/// Second example: a mountain town with an adjacent frigate and an infantry: three dice
+/// are off limits; three hits kill the infantry and suppress one die: three are rolled.
+#[test]
+fn expansion_suppression_clarification_example_2() {
+    assert_eq!(suppression_battle(true, &[2, 2, 3, 6]), 3);
+}
+
+/// Cavalry Changes: cavalry ignores slow terrain and rolls one attack die; attackers
+/// gain a die for each further hex side they entered the battle from.
+#[test]
+fn expansion_cavalry_and_hexside_bonus() {
+    let mut s = Pos::new(2, Stage::Move)
+        .rules(|r| r.cavalry_ignores_slow_terrain = true)
+        .terrain(h(1, 0), Terrain::Forest)
+        .unit(1, 0, UnitKind::Cavalry, h(0, 0))
+        .build();
+    play(&mut s, &[mv(1, 1, 0), mv(1, 2, 0)]);
+    // Three land units from three hex sides: infantry 1 + cavalry 1 + two extra sides.
+    let mut s = Pos::new(2, Stage::Move)
+        .rules(|r| {
+            r.hexside_bonus = true;
+            r.attack_dice.cavalry = 1;
+        })
+        .unit(1, 0, UnitKind::Infantry, h(0, 0))
+        .unit(2, 0, UnitKind::Cavalry, h(1, -1))
+        .unit(3, 0, UnitKind::Infantry, h(2, -1))
+        .unit(9, 1, UnitKind::Infantry, h(1, 0))
+        .build();
+    play(
+        &mut s,
+        &[
+            mv(1, 1, 0),
+            mv(2, 1, 0),
+            mv(3, 1, 0),
+            Action::Fight { hex: h(1, 0) },
+        ],
+    );
+    let events = dice(&mut s, &[6, 6, 6, 6]);
+    assert_eq!(events.len(), 4);
+    assert!(matches!(
+        events[3],
+        Event::DieRolled {
+            purpose: DiePurpose::Attack,
+            ..
+        }
+    ));
+    assert!(
+        matches!(s.to_move(), ToMove::Chance),
+        "the defender's die is next"
+    );
+}
