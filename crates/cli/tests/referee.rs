@@ -168,6 +168,40 @@ fn records_from_the_referee_replay_and_verify() {
     assert!(!out.status.success());
 }
 
+/// `presets` lists every game with its presets, player counts and options (kept out of
+/// the golden transcript, which would change with every new option).
+#[test]
+fn presets_list_games_and_options() {
+    let replies = referee("{\"cmd\":\"presets\"}\n");
+    let v: Value = serde_json::from_str(&replies[0]).unwrap();
+    let games = v["games"].as_array().unwrap();
+    let names: Vec<&str> = games.iter().map(|g| g["game"].as_str().unwrap()).collect();
+    assert_eq!(names, ["viktory", "dice-race"]);
+    let presets = games[0]["presets"].as_array().unwrap();
+    let classic = presets.iter().find(|p| p["name"] == "classic").unwrap();
+    assert_eq!(
+        (
+            classic["min_players"].as_u64(),
+            classic["max_players"].as_u64()
+        ),
+        (Some(2), Some(6))
+    );
+    let options = classic["options"].as_array().unwrap();
+    let max_turns = options.iter().find(|o| o["name"] == "max_turns").unwrap();
+    assert!(max_turns["default"].is_null() && max_turns["description"].is_string());
+    let v1 = presets.iter().find(|p| p["name"] == "viktory1").unwrap();
+    let slow = v1["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "slow_terrain")
+        .unwrap();
+    assert_eq!(
+        slow["default"], false,
+        "options show the preset's own defaults"
+    );
+}
+
 #[test]
 fn unfinished_subcommands_say_so_and_fail() {
     for cmd in ["serve", "simulate", "odds", "scenario"] {

@@ -25,6 +25,9 @@ pub enum Victory {
     /// 5.5: after the first city is captured, capitals are marked on a die roll of 1;
     /// the game ends when all are marked.
     DoomsdayClock,
+    /// Expansion, Optional Quicker Victory Condition: the first player holding his capital
+    /// and worth `quick_victory_points` wins at once.
+    QuickerVictory,
 }
 
 /// How defender suppression (12.31) is applied.
@@ -201,6 +204,13 @@ pub struct Rules {
     /// Expansion, Attacking Bonuses for Additional Hex Sides: one more attack die for each
     /// hex side beyond the first that attacking land units entered from (at most 5).
     pub hexside_bonus: bool,
+    /// Expansion, Artillery Pre-Battle Fire Enhancement: defending artillery fires in the
+    /// pre-battle segment too.
+    pub defender_pre_battle_fire: bool,
+    /// Expansion, Optional Quicker Victory Condition: the points that win at once (with
+    /// the own capital held): 1 per town, 2 per city, +2 per enemy capital; `None` uses
+    /// the rulebook's table by player count.
+    pub quick_victory_points: Option<u16>,
     /// The second unit supported by a city on each terrain (8.2).
     pub city_units: CityUnits,
     /// Empire points that win the race for dominance (5.4): 20.
@@ -347,6 +357,14 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Expansion: an extra attack die for each additional hex side attacked from (at most 5).",
     ),
     (
+        "defender_pre_battle_fire",
+        "Expansion: defending artillery also fires before the first battle round.",
+    ),
+    (
+        "quick_victory_points",
+        "Expansion quicker victory: points that win at once (null: 16, 17, 18, 18, 16, 14, 13 for 2-8 players).",
+    ),
+    (
         "city_units",
         "The second unit a city supports on each terrain.",
     ),
@@ -444,6 +462,8 @@ impl Rules {
             build_adjacent_enemy_restriction: false,
             cavalry_ignores_slow_terrain: false,
             hexside_bonus: false,
+            defender_pre_battle_fire: false,
+            quick_victory_points: None,
             city_units: CityUnits {
                 plains: UnitKind::Infantry,
                 grassland: UnitKind::Cavalry,

@@ -178,6 +178,9 @@ impl Hits {
 pub enum BattleStep {
     /// Step 0: attacking artillery fires.
     PreBattleFire,
+    /// Step 0 (Expansion, Artillery Pre-Battle Fire Enhancement): defending artillery
+    /// fires too.
+    PreBattleDefense,
     /// Step 0: its casualties are chosen and removed at once.
     PreBattleCasualties,
     /// Step 1: the attacker's fire round.

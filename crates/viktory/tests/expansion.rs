@@ -370,3 +370,77 @@ fn expansion_cavalry_and_hexside_bonus() {
         "the defender's die is next"
     );
 }
+
+/// Artillery Pre-Battle Fire Enhancement: the defending artillery fires in the pre-battle
+/// segment as well; casualties of both sides are then removed together.
+#[test]
+fn expansion_defender_pre_battle_fire() {
+    let pos = |on: bool| {
+        let mut s = Pos::new(2, Stage::Move)
+            .rules(|r| r.defender_pre_battle_fire = on)
+            .unit(1, 0, UnitKind::Infantry, h(0, 0))
+            .unit(2, 0, UnitKind::Artillery, h(0, 0))
+            .unit(9, 1, UnitKind::Infantry, h(1, 0))
+            .unit(8, 1, UnitKind::Artillery, h(1, 0))
+            .build();
+        play(
+            &mut s,
+            &[mv(1, 1, 0), mv(2, 1, 0), Action::Fight { hex: h(1, 0) }],
+        );
+        s
+    };
+    let mut s = pos(true);
+    let events = dice(&mut s, &[6, 2]);
+    assert_eq!(
+        events,
+        vec![
+            Event::DieRolled {
+                seat: Seat(0),
+                purpose: DiePurpose::PreBattle,
+                value: 6
+            },
+            Event::DieRolled {
+                seat: Seat(1),
+                purpose: DiePurpose::PreBattle,
+                value: 2
+            },
+        ]
+    );
+    // A regular hit on the attacker: he picks which of his own units is lost.
+    assert_eq!(s.to_move(), ToMove::Seat(Seat(0)));
+    let events = act(&mut s, Action::Casualty { unit: UnitId(2) });
+    assert_eq!(events[1], Event::RoundStarted { round: 1 });
+    // Without the option only the attacker's artillery fires before the round.
+    let mut s = pos(false);
+    let events = dice(&mut s, &[6]);
+    assert_eq!(events[1], Event::RoundStarted { round: 1 });
+}
+
+/// Optional Quicker Victory Condition: holding his capital, the first player worth the
+/// points (1 per town, 2 per city, +2 per enemy capital) wins at once.
+#[test]
+fn expansion_quicker_victory() {
+    let mut s = Pos::new(2, Stage::Build)
+        .rules(|r| {
+            r.victory = vec![
+                viktory::Victory::StandardConquest,
+                viktory::Victory::QuickerVictory,
+            ];
+            r.quick_victory_points = Some(6);
+        })
+        .town(h(-3, 0), 0, true, true)
+        .captured_capital(h(0, 0), 0, false, 1)
+        .town(h(3, -3), 1, false, false)
+        .build();
+    // 2 (capital city) + 1 (town) + 2 (an enemy capital) = 5.
+    assert_eq!(viktory::rules::victory::quick_points(&s, Seat(0)), 5);
+    let events = act(&mut s, Action::BuildTown { hex: h(-1, -1) });
+    assert!(
+        matches!(events.last(), Some(Event::GameOver { outcome }) if outcome.winners == [Seat(0)] && outcome.reason == "quicker victory")
+    );
+    // The default targets follow the rulebook's table.
+    let s = Pos::new(4, Stage::Build)
+        .rules(|r| r.victory.push(viktory::Victory::QuickerVictory))
+        .build();
+    assert_eq!(viktory::rules::victory::quick_target(&s), 18);
+}

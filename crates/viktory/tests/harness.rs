@@ -429,6 +429,9 @@ fn classic_with_expansion_options() {
         "suppression": "clarified",
         "cavalry_ignores_slow_terrain": true,
         "hexside_bonus": true,
+        "defender_pre_battle_fire": true,
+        "victory": ["standard_conquest", "quicker_victory"],
+        "quick_victory_points": 9,
         "attack_dice": {"infantry": 1, "cavalry": 1, "artillery": 1, "frigate": 1}
     });
     let make = |players: u8| {

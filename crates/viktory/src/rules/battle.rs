@@ -116,9 +116,32 @@ pub fn start(s: &mut Viktory, hex: Hex, attacker: Seat, placement: bool, ev: &mu
         averaging: false,
         sure_hits: 0,
     });
-    if pre == 0 {
+    if pre == 0 && !start_defender_pre_battle(s) {
         start_round(s, ev);
     }
+}
+
+/// Expansion, Artillery Pre-Battle Fire Enhancement: the defending artillery fires in
+/// the pre-battle segment too, before either side's casualties are removed. Returns
+/// whether that fire starts.
+fn start_defender_pre_battle(s: &mut Viktory) -> bool {
+    let Some(b) = s.battle.as_ref() else {
+        return false;
+    };
+    if !s.rules.defender_pre_battle_fire || b.naval {
+        return false;
+    }
+    let artillery = fighters(s, b.hex, b.defender)
+        .filter(|u| u.kind == UnitKind::Artillery)
+        .count() as u8;
+    let dice = artillery.saturating_mul(s.rules.pre_battle_fire);
+    if dice == 0 {
+        return false;
+    }
+    let b = s.battle.as_mut().expect("battle");
+    b.step = BattleStep::PreBattleDefense;
+    b.to_roll = dice;
+    true
 }
 
 fn start_round(s: &mut Viktory, ev: &mut Vec<Event>) {
@@ -273,6 +296,7 @@ pub fn roll(s: &mut Viktory, value: u8, ev: &mut Vec<Event>) {
     let Some(b) = s.battle.as_mut() else { return };
     let (seat, purpose) = match b.step {
         BattleStep::PreBattleFire => (b.attacker, DiePurpose::PreBattle),
+        BattleStep::PreBattleDefense => (b.defender, DiePurpose::PreBattle),
         BattleStep::AttackerFire => (b.attacker, DiePurpose::Attack),
         _ => (b.defender, DiePurpose::Defense),
     };
@@ -292,7 +316,10 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
         return false;
     };
     match b.step {
-        BattleStep::PreBattleFire | BattleStep::AttackerFire | BattleStep::DefenderFire
+        BattleStep::PreBattleFire
+        | BattleStep::PreBattleDefense
+        | BattleStep::AttackerFire
+        | BattleStep::DefenderFire
             if b.averaging || b.to_roll > 0 =>
         {
             false
@@ -301,6 +328,16 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
             let hits = Hits::from_rolls(&b.rolls, s.hit_max_for(b.attacker));
             let bm = s.battle.as_mut().expect("battle");
             bm.defender_hits = hits;
+            bm.rolls.clear();
+            if !start_defender_pre_battle(s) {
+                s.battle.as_mut().expect("battle").step = BattleStep::PreBattleCasualties;
+            }
+            true
+        }
+        BattleStep::PreBattleDefense => {
+            let hits = Hits::from_rolls(&b.rolls, s.hit_max_for(b.defender));
+            let bm = s.battle.as_mut().expect("battle");
+            bm.attacker_hits = hits;
             bm.rolls.clear();
             bm.step = BattleStep::PreBattleCasualties;
             true
@@ -375,8 +412,11 @@ fn after_casualties(s: &mut Viktory, pre_battle: bool, ev: &mut Vec<Event>) {
     let town = s.town(b.hex).is_some_and(|t| t.owner == b.defender);
     if pre_battle {
         // 12.3 step 0: outside a town or city, a defence wiped out by pre-battle fire
-        // loses at once.
-        if defenders == 0 && !town {
+        // loses at once; an attack wiped out by the defenders' artillery (Expansion)
+        // is over too.
+        if attackers == 0 {
+            end(s, b.defender, ev);
+        } else if defenders == 0 && !town {
             end(s, b.attacker, ev);
         } else {
             start_round(s, ev);

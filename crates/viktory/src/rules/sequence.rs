@@ -29,7 +29,10 @@ pub fn to_move(s: &Viktory) -> ToMove {
     }
     if let Some(b) = &s.battle {
         return match b.step {
-            BattleStep::PreBattleFire | BattleStep::AttackerFire | BattleStep::DefenderFire => {
+            BattleStep::PreBattleFire
+            | BattleStep::PreBattleDefense
+            | BattleStep::AttackerFire
+            | BattleStep::DefenderFire => {
                 if b.averaging {
                     ToMove::Seat(battle::roller(b))
                 } else {
@@ -78,7 +81,7 @@ pub fn chance_kind(s: &Viktory) -> Chance {
 /// for a real decision or a real chance event.
 pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) {
     loop {
-        if s.outcome.is_some() || !s.reveals.is_empty() {
+        if s.outcome.is_some() || !s.reveals.is_empty() || victory::quick_won(s, ev) {
             return;
         }
         if s.balance.is_some() {

@@ -105,3 +105,47 @@ pub fn turn_limit_reached(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
         _ => false,
     }
 }
+
+/// Expansion, Optional Quicker Victory Condition: the points a player's empire is worth
+/// for it: 1 per town, 2 per city, and 2 more per enemy capital held.
+pub fn quick_points(s: &Viktory, seat: Seat) -> u16 {
+    let capitals = s
+        .towns()
+        .filter(|(_, t)| t.owner == seat && t.capital_of.is_some_and(|c| c != seat))
+        .count();
+    s.score(seat) + 2 * capitals as u16
+}
+
+/// The points that win (the rulebook's table by player count, unless set).
+pub fn quick_target(s: &Viktory) -> u16 {
+    s.rules
+        .quick_victory_points
+        .unwrap_or(match s.rules.players {
+            2 | 6 => 16,
+            3 => 17,
+            4 | 5 => 18,
+            7 => 14,
+            _ => 13,
+        })
+}
+
+/// The first player (the active one first, then in seat order) who holds his capital and
+/// reaches the points wins at once.
+pub fn quick_won(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
+    if !s.rules.victory.contains(&Victory::QuickerVictory) {
+        return false;
+    }
+    let n = s.rules.players;
+    let target = quick_target(s);
+    let active = s.turn.active;
+    let winner = (0..n).map(|k| Seat((active.0 + k) % n)).find(|&p| {
+        !s.players[p.index()].eliminated && s.holds_capital(p) && quick_points(s, p) >= target
+    });
+    match winner {
+        Some(p) => {
+            finish(s, vec![p], "quicker victory", ev);
+            true
+        }
+        None => false,
+    }
+}
