@@ -236,7 +236,7 @@ pub struct Battle {
     /// The one hex the retreat goes to, once chosen (original VIKTORY).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retreat_to: Option<Hex>,
-        /// 15.4: the roller has yet to say how many pairs of dice he trades for sure hits.
+    /// 15.4: the roller has yet to say how many pairs of dice he trades for sure hits.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub averaging: bool,
     /// 15.4: sure hits from dice pairs not rolled, added to this fire step's hits.
