@@ -33,6 +33,22 @@ pub fn within_reach_of_own_town(s: &Viktory, hex: Hex) -> bool {
 /// Rule 7.21, 7.22, R-7: where a new town may be built.
 pub fn check_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
     check_capital_held(s)?;
+    check_site(s, hex, None)?;
+    check_no_enemy_adjacent(s, hex)?;
+    if !within_reach_of_own_town(s, hex) {
+        return refuse(
+            "too_far",
+            "7.21",
+            format!("{hex} is not two or three revealed hexes from one of your towns or cities"),
+        );
+    }
+    Ok(())
+}
+
+/// Rule 7.21, 7.22: a town may stand on `hex`: explored land, free of towns on and
+/// around it (but for the town being moved from `moving_from`, 15.5) and of other
+/// players' units.
+fn check_site(s: &Viktory, hex: Hex, moving_from: Option<Hex>) -> Result<(), RuleError> {
     match s.terrain(hex) {
         None => {
             return refuse(
@@ -51,7 +67,11 @@ pub fn check_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
             format!("{hex} already holds a town or city"),
         );
     }
-    if hex.neighbors().iter().any(|&n| s.town(n).is_some()) {
+    if hex
+        .neighbors()
+        .iter()
+        .any(|&n| Some(n) != moving_from && s.town(n).is_some())
+    {
         return refuse(
             "town_adjacent",
             "7.21",
@@ -63,14 +83,6 @@ pub fn check_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
             "enemy_units",
             "7.22",
             format!("{hex} holds another player's units"),
-        );
-    }
-    check_no_enemy_adjacent(s, hex)?;
-    if !within_reach_of_own_town(s, hex) {
-        return refuse(
-            "too_far",
-            "7.21",
-            format!("{hex} is not two or three revealed hexes from one of your towns or cities"),
         );
     }
     Ok(())
@@ -214,28 +226,7 @@ pub fn check_relocate(s: &Viktory, from: Hex, to: Hex) -> Result<(), RuleError> 
             format!("{to} is not next to {from}"),
         );
     }
-    if !s.terrain(to).is_some_and(crate::board::Terrain::is_land) {
-        return refuse("not_land", "15.5", format!("{to} is not explored land"));
-    }
-    if to
-        .neighbors()
-        .iter()
-        .any(|&n| n != from && s.town(n).is_some())
-    {
-        return refuse(
-            "town_adjacent",
-            "7.21",
-            format!("{to} is next to another town or city"),
-        );
-    }
-    if s.enemy_units_at(to, s.turn.active) {
-        return refuse(
-            "enemy_units",
-            "7.22",
-            format!("{to} holds another player's units"),
-        );
-    }
-    Ok(())
+    check_site(s, to, Some(from))
 }
 
 /// Moves the town or city: its units are given up (the owner chooses, 10.2) and the
