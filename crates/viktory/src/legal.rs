@@ -6,7 +6,9 @@ use hexmap::Hex;
 
 use crate::action::Action;
 use crate::board::Terrain;
-use crate::rules::{battle, building, capital, casualties, exploration, reserve, sequence};
+use crate::rules::{
+    battle, building, capital, casualties, exploration, movement, reserve, sequence,
+};
 use crate::state::{BattleStep, Stage, Viktory};
 use crate::unit::UnitKind;
 
@@ -20,8 +22,10 @@ pub fn legal_actions(s: &Viktory) -> Vec<Action> {
             v
         }
         ToMove::Seat(_) => {
-            let mut v = candidates(s);
+            let mut checked = Vec::new();
+            let mut v = candidates(s, &mut checked);
             v.retain(|a| crate::check::check(s, a).is_ok());
+            v.append(&mut checked);
             v.sort_unstable();
             v.dedup();
             v
@@ -100,8 +104,9 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
     v
 }
 
-/// Candidate actions for the seat to move (a superset of the legal ones).
-fn candidates(s: &Viktory) -> Vec<Action> {
+/// Candidate actions for the seat to move (a superset of the legal ones), and in
+/// `checked` actions already found legal by their own rule functions.
+fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
     let choices = exploration::balance_choices(s);
     if !choices.is_empty() {
         let mut v = vec![Action::Rebalance { hex: None }];
@@ -186,28 +191,27 @@ fn candidates(s: &Viktory) -> Vec<Action> {
                     }
                     continue;
                 }
-                if !u.done && u.mp > 0 {
-                    // Only hexes the unit's kind can enter at all (9.1, 9.3, 9.32).
+                // Moves are checked here directly, the unit once and each destination
+                // with the same rule functions `check` uses (so the two agree).
+                if movement::check_mover(s, u).is_ok() {
                     let land = u.kind.is_land();
-                    v.extend(
-                        u.hex
-                            .neighbors()
-                            .into_iter()
-                            .filter(|&to| match s.terrain(to) {
-                                Some(t) if land => t.is_land(),
-                                Some(Terrain::Water) => true,
-                                Some(_) => own_towns.contains(&to),
-                                None => false,
-                            })
-                            .map(|to| Action::Move { unit: u.id, to }),
-                    );
-                    if u.kind.is_land() && own_towns.contains(&u.hex) {
-                        v.extend(
-                            own_towns
-                                .iter()
-                                .filter(|t| (2..=3).contains(&t.distance(u.hex)))
-                                .map(|&to| Action::Move { unit: u.id, to }),
-                        );
+                    let steps = u
+                        .hex
+                        .neighbors()
+                        .into_iter()
+                        .filter(|&to| match s.terrain(to) {
+                            Some(t) if land => t.is_land(),
+                            Some(Terrain::Water) => true,
+                            Some(_) => own_towns.contains(&to),
+                            None => false,
+                        });
+                    let roads = own_towns.iter().copied().filter(|t| {
+                        land && own_towns.contains(&u.hex) && (2..=3).contains(&t.distance(u.hex))
+                    });
+                    for to in steps.chain(roads) {
+                        if movement::check_step(s, u, to).is_ok() {
+                            checked.push(Action::Move { unit: u.id, to });
+                        }
                     }
                 }
                 if matches!(u.kind, UnitKind::Artillery | UnitKind::Frigate) && !u.attacked {

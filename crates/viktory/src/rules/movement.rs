@@ -136,7 +136,14 @@ pub fn short_path(a: Hex, b: Hex, ok: impl Fn(Hex) -> bool) -> bool {
 /// Rule 9.0–9.3: may `unit` step (or take a road) to `to` now?
 pub fn check_move(s: &Viktory, id: UnitId, to: Hex) -> Result<(), RuleError> {
     let u = own_unit(s, id)?;
-    let seat = u.owner;
+    check_mover(s, u)?;
+    check_step(s, u, to)
+}
+
+/// Rule 9.0, 9.43, 10.7, R-9: whether the unit may move on at all this turn (the part of
+/// [`check_move`] that does not depend on the destination).
+pub fn check_mover(s: &Viktory, u: &Unit) -> Result<(), RuleError> {
+    let id = u.id;
     if u.is_cargo() {
         return refuse(
             "cargo",
@@ -166,6 +173,12 @@ pub fn check_move(s: &Viktory, id: UnitId, to: Hex) -> Result<(), RuleError> {
             format!("unit {id} was transported this turn"),
         );
     }
+    Ok(())
+}
+
+/// Rule 9.1–9.32, 12.2: whether a unit free to move may step (or take a road) to `to`.
+pub fn check_step(s: &Viktory, u: &Unit, to: Hex) -> Result<(), RuleError> {
+    let seat = u.owner;
     let Some(terrain) = s.terrain(to) else {
         return refuse("unexplored", "9.2", format!("{to} is not explored"));
     };
