@@ -186,6 +186,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                             fr.hex
                                 .neighbors()
                                 .into_iter()
+                                .filter(|&to| s.terrain(to).is_some_and(Terrain::is_land))
                                 .map(|to| Action::Disembark { unit: u.id, to }),
                         );
                     }
@@ -193,7 +194,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 }
                 // Moves are checked here directly, the unit once and each destination
                 // with the same rule functions `check` uses (so the two agree).
-                if movement::check_mover(s, u).is_ok() {
+                if !u.done && u.mp > 0 && movement::check_mover(s, u).is_ok() {
                     let land = u.kind.is_land();
                     let steps = u
                         .hex
@@ -227,7 +228,13 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                             }),
                     );
                 }
-                if u.kind.is_land() && !u.done {
+                // Only a unit that has not moved or acted may board (9.43).
+                if u.kind.is_land()
+                    && !u.done
+                    && !u.attacked
+                    && !u.transported
+                    && u.mp == s.rules.movement.get(u.kind)
+                {
                     for f in s.units.iter().filter(|f| {
                         f.owner == seat && f.kind == UnitKind::Frigate && f.hex.distance(u.hex) == 1
                     }) {
