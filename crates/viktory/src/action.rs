@@ -24,6 +24,11 @@ pub enum Action {
         /// Its terrain, drawn from the tiles left.
         terrain: Terrain,
     },
+    /// Chance: the next tile drawn from the pile is `terrain` (map customization).
+    Draw {
+        /// The tile.
+        terrain: Terrain,
+    },
     /// Chance: one die shows `value` (battle, bombardment, doomsday).
     Die {
         /// 1 to 6.
@@ -35,6 +40,20 @@ pub enum Action {
     Rebalance {
         /// The water hex to swap.
         hex: Option<Hex>,
+    },
+
+    /// Map customization: lay a drawn tile on a waiting hex.
+    Arrange {
+        /// The waiting hex.
+        hex: Hex,
+        /// The drawn tile.
+        terrain: Terrain,
+    },
+    /// Map customization: after drawing nothing but water, put one back and draw until
+    /// land comes up (`true`), or keep the draw.
+    RedrawWater {
+        /// Whether to redraw.
+        redraw: bool,
     },
 
     // ----- opening -----

@@ -3,8 +3,8 @@
 use crate::action::Action;
 use crate::event::Event;
 use crate::rules::{
-    battle, bombard, building, capital, casualties, exploration, movement, naval, opening, reserve,
-    sequence, victory,
+    battle, bombard, building, capital, casualties, customization, exploration, movement, naval,
+    opening, reserve, sequence, victory,
 };
 use crate::state::{Stage, Viktory};
 
@@ -14,6 +14,9 @@ pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
     match action {
         Action::FirstPlayer { seat } => opening::apply_first_player(s, seat, &mut ev),
         Action::Reveal { hex, terrain } => exploration::apply_reveal(s, hex, terrain, &mut ev),
+        Action::Draw { terrain } => customization::apply_draw(s, terrain, &mut ev),
+        Action::Arrange { hex, terrain } => customization::apply_arrange(s, hex, terrain, &mut ev),
+        Action::RedrawWater { redraw } => customization::apply_redraw(s, redraw, &mut ev),
         Action::Die { value } => {
             if s.bombard.is_some() {
                 bombard::roll(s, value, &mut ev);

@@ -6,17 +6,18 @@ use engine::ToMove;
 use crate::action::Action;
 use crate::error::{RuleError, refuse};
 use crate::rules::{
-    battle, bombard, building, capital, casualties, exploration, movement, naval, opening, reserve,
-    sequence,
+    battle, bombard, building, capital, casualties, customization, exploration, movement, naval,
+    opening, reserve, sequence,
 };
 use crate::state::{BattleStep, Stage, Viktory};
 
 /// Checks `action` against the rules in the current position.
 pub fn check(s: &Viktory, action: &Action) -> Result<(), RuleError> {
-    let chance_action = matches!(
-        action,
-        Action::FirstPlayer { .. } | Action::Reveal { .. } | Action::Die { .. }
-    );
+    let chance_action = matches!(action, Action::Draw { .. })
+        || matches!(
+            action,
+            Action::FirstPlayer { .. } | Action::Reveal { .. } | Action::Die { .. }
+        );
     match sequence::to_move(s) {
         ToMove::Over(_) => refuse("game_over", "5.0", "the game is over"),
         ToMove::Chance if !chance_action => refuse(
@@ -39,6 +40,7 @@ fn check_chance(s: &Viktory, action: &Action) -> Result<(), RuleError> {
         (sequence::Chance::Reveal, Action::Reveal { hex, terrain }) => {
             exploration::check_reveal(s, hex, terrain)
         }
+        (sequence::Chance::Draw, Action::Draw { terrain }) => customization::check_draw(s, terrain),
         (sequence::Chance::FirstPlayer, Action::FirstPlayer { seat })
             if seat.0 < s.rules.players =>
         {
@@ -70,6 +72,22 @@ fn wrong_moment(what: &str) -> Result<(), RuleError> {
 }
 
 fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
+    if !s.reveals.is_empty() {
+        return match *action {
+            Action::RedrawWater { .. } => customization::check_redraw(s),
+            Action::Arrange { .. } if customization::redraw_open(s) => refuse(
+                "redraw_pending",
+                "Expansion",
+                "first say whether to redraw a water tile",
+            ),
+            Action::Arrange { hex, terrain } => customization::check_arrange(s, hex, terrain),
+            _ => refuse(
+                "arrange_pending",
+                "Expansion",
+                "first lay the drawn tiles on the revealed hexes",
+            ),
+        };
+    }
     if s.balance.is_some() {
         return match *action {
             Action::Rebalance { hex } => exploration::check_rebalance(s, hex),

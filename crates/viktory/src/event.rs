@@ -59,6 +59,18 @@ pub enum Event {
         /// The hex.
         hex: Hex,
     },
+    /// A tile was drawn from the pile; only its drawer is told which.
+    Drew {
+        /// The drawer.
+        seat: Seat,
+        /// The tile (`None` in everyone else's copy).
+        terrain: Option<Terrain>,
+    },
+    /// A drawn water tile went back to the pile (map customization).
+    WaterReturned {
+        /// Who returned it.
+        seat: Seat,
+    },
     /// A capital was founded.
     CapitalFounded {
         /// Whose.

@@ -7,7 +7,7 @@ use hexmap::Hex;
 use crate::action::Action;
 use crate::board::Terrain;
 use crate::rules::{
-    battle, building, capital, casualties, exploration, movement, reserve, sequence,
+    battle, building, capital, casualties, customization, exploration, movement, reserve, sequence,
 };
 use crate::state::{BattleStep, Stage, Viktory};
 use crate::unit::UnitKind;
@@ -39,6 +39,10 @@ pub fn chance_outcomes(s: &Viktory) -> Vec<(Action, u32)> {
         return vec![];
     }
     match sequence::chance_kind(s) {
+        sequence::Chance::Draw => customization::outcomes(s)
+            .into_iter()
+            .map(|(terrain, w)| (Action::Draw { terrain }, w))
+            .collect(),
         sequence::Chance::Reveal => exploration::outcomes(s)
             .into_iter()
             .map(|(hex, terrain, w)| (Action::Reveal { hex, terrain }, w))
@@ -107,6 +111,25 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
 /// Candidate actions for the seat to move (a superset of the legal ones), and in
 /// `checked` actions already found legal by their own rule functions.
 fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
+    if !s.reveals.is_empty() {
+        if customization::redraw_open(s) {
+            return vec![
+                Action::RedrawWater { redraw: false },
+                Action::RedrawWater { redraw: true },
+            ];
+        }
+        let mut tiles = s.drawn.clone();
+        tiles.dedup();
+        return s
+            .reveals
+            .iter()
+            .flat_map(|&hex| {
+                tiles
+                    .iter()
+                    .map(move |&terrain| Action::Arrange { hex, terrain })
+            })
+            .collect();
+    }
     let choices = exploration::balance_choices(s);
     if !choices.is_empty() {
         let mut v = vec![Action::Rebalance { hex: None }];

@@ -90,6 +90,16 @@ impl Game for Viktory {
         view::view(self, seat)
     }
 
+    fn event_for(event: &Event, seat: Option<Seat>) -> Option<Event> {
+        match event {
+            Event::Drew { seat: drawer, .. } if seat != Some(*drawer) => Some(Event::Drew {
+                seat: *drawer,
+                terrain: None,
+            }),
+            e => Some(e.clone()),
+        }
+    }
+
     fn to_setup(&self) -> Setup {
         Viktory::to_setup(self)
     }

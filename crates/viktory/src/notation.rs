@@ -11,6 +11,9 @@ pub fn action_name(a: &Action) -> &'static str {
         Action::Reveal { .. } => "revealing a tile",
         Action::Die { .. } => "rolling a die",
         Action::Rebalance { .. } => "balancing exploration",
+        Action::Draw { .. } => "drawing a tile",
+        Action::Arrange { .. } => "laying a drawn tile",
+        Action::RedrawWater { .. } => "redrawing a water tile",
         Action::FoundCapital { .. } => "founding a capital",
         Action::BuildTown { .. } => "building a town",
         Action::BuildCity { .. } => "building a city",
@@ -37,6 +40,10 @@ pub fn describe_action(a: &Action) -> String {
         Action::FirstPlayer { seat } => format!("{seat} plays first"),
         Action::Reveal { hex, terrain } => format!("{hex} is {terrain}"),
         Action::Die { value } => format!("die: {value}"),
+        Action::Draw { terrain } => format!("draw: {terrain}"),
+        Action::Arrange { hex, terrain } => format!("lay the {terrain} tile at {hex}"),
+        Action::RedrawWater { redraw: true } => "put a water tile back and draw land".into(),
+        Action::RedrawWater { redraw: false } => "keep the water tiles".into(),
         Action::Rebalance { hex: None } => "keep the revealed water".into(),
         Action::Rebalance { hex: Some(h) } => format!("swap the water at {h} for a land tile"),
         Action::FoundCapital { hex } => format!("found the capital at {hex}"),
@@ -95,6 +102,15 @@ pub fn describe_event(e: &Event) -> String {
         Event::TurnStarted { seat, turn } => format!("turn {turn}: {seat}"),
         Event::PhaseStarted { stage: s } => format!("{} phase", stage(*s)),
         Event::Revealed { hex, terrain } => format!("{hex} revealed: {terrain}"),
+        Event::Drew {
+            seat,
+            terrain: Some(t),
+        } => format!("{seat} draws a {t} tile"),
+        Event::Drew {
+            seat,
+            terrain: None,
+        } => format!("{seat} draws a tile"),
+        Event::WaterReturned { seat } => format!("{seat} puts a water tile back"),
         Event::Rebalanced { seat, hex } => {
             format!("{seat} swaps the water at {hex} for a land tile")
         }

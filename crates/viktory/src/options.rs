@@ -207,6 +207,9 @@ pub struct Rules {
     /// Expansion, Artillery Pre-Battle Fire Enhancement: defending artillery fires in the
     /// pre-battle segment too.
     pub defender_pre_battle_fire: bool,
+    /// Expansion, Map Exploration & Customization: revealed hexes are filled with tiles
+    /// drawn from the pile, arranged by the player who revealed them.
+    pub map_customization: bool,
     /// Expansion, Optional Quicker Victory Condition: the points that win at once (with
     /// the own capital held): 1 per town, 2 per city, +2 per enemy capital; `None` uses
     /// the rulebook's table by player count.
@@ -361,6 +364,10 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Expansion: defending artillery also fires before the first battle round.",
     ),
     (
+        "map_customization",
+        "Expansion: tiles are drawn as hexes are revealed and the revealing player arranges them.",
+    ),
+    (
         "quick_victory_points",
         "Expansion quicker victory: points that win at once (null: 16, 17, 18, 18, 16, 14, 13 for 2-8 players).",
     ),
@@ -463,6 +470,7 @@ impl Rules {
             cavalry_ignores_slow_terrain: false,
             hexside_bonus: false,
             defender_pre_battle_fire: false,
+            map_customization: false,
             quick_victory_points: None,
             city_units: CityUnits {
                 plains: UnitKind::Infantry,
@@ -728,6 +736,18 @@ impl Rules {
                     "not_implemented",
                     rule,
                     format!("the {name} option (rule {rule}) is not implemented yet"),
+                ));
+            }
+        }
+        for (name, on) in [
+            ("no_exploration", self.no_exploration),
+            ("exploration_balancing", self.exploration_balancing),
+        ] {
+            if on && self.map_customization {
+                p.push(Problem::with_rule(
+                    "conflicting_options",
+                    "R-2",
+                    format!("map_customization and {name} conflict: they explore the map in different ways"),
                 ));
             }
         }

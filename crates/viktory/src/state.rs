@@ -333,6 +333,15 @@ pub struct Setup {
     /// first release, it is left out when empty, so existing records keep their hashes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub balance: Option<Balance>,
+    /// Map customization (Expansion): tiles drawn for the waiting hexes, not yet laid.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drawn: Vec<Terrain>,
+    /// Map customization: the all-water choice was made for this act.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub redraw_offered: bool,
+    /// Map customization: the next draw replaces a water tile and is land.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub land_only: bool,
     /// The doomsday clock has started (5.5).
     #[serde(default)]
     pub doomsday: bool,
@@ -368,6 +377,9 @@ impl Setup {
             bombard: None,
             capture: None,
             balance: None,
+            drawn: vec![],
+            redraw_offered: false,
+            land_only: false,
             doomsday: false,
             next_unit: None,
             outcome: None,
@@ -397,6 +409,9 @@ pub struct Viktory {
     pub(crate) bombard: Option<Bombardment>,
     pub(crate) capture: Option<Capture>,
     pub(crate) balance: Option<Balance>,
+    pub(crate) drawn: Vec<Terrain>,
+    pub(crate) redraw_offered: bool,
+    pub(crate) land_only: bool,
     pub(crate) doomsday: bool,
     pub(crate) next_unit: u16,
     pub(crate) outcome: Option<Outcome>,
@@ -482,7 +497,7 @@ impl Viktory {
             }
             b
         };
-        if bank.total() != hidden as u32 {
+        if bank.total() + setup.drawn.len() as u32 != hidden as u32 {
             p.push(Problem::with_rule(
                 "bank",
                 "R-4",
@@ -755,6 +770,9 @@ impl Viktory {
             bombard: setup.bombard,
             capture: setup.capture.clone(),
             balance: setup.balance.clone(),
+            drawn: setup.drawn.clone(),
+            redraw_offered: setup.redraw_offered,
+            land_only: setup.land_only,
             doomsday: setup.doomsday,
             next_unit,
             outcome: setup.outcome.clone(),
@@ -817,6 +835,9 @@ impl Viktory {
             bombard: self.bombard,
             capture: self.capture.clone(),
             balance: self.balance.clone(),
+            drawn: self.drawn.clone(),
+            redraw_offered: self.redraw_offered,
+            land_only: self.land_only,
             doomsday: self.doomsday,
             next_unit: Some(self.next_unit),
             outcome: self.outcome.clone(),
@@ -936,6 +957,11 @@ impl Viktory {
     /// The capture awaiting the loser's choices.
     pub fn capture(&self) -> Option<&Capture> {
         self.capture.as_ref()
+    }
+
+    /// Tiles drawn and not yet laid (map customization).
+    pub fn drawn(&self) -> &[Terrain] {
+        &self.drawn
     }
 
     /// Hexes waiting to be revealed.

@@ -444,3 +444,126 @@ fn expansion_quicker_victory() {
         .build();
     assert_eq!(viktory::rules::victory::quick_target(&s), 18);
 }
+
+/// Map Exploration & Customization: the hexes a move reveals get tiles drawn from the
+/// pile, one chance action per tile, which the mover then lays where he likes; the other
+/// seats learn the tiles only as they are laid.
+#[test]
+fn expansion_map_customization() {
+    let mut s = Pos::new(2, Stage::Move)
+        .rules(|r| r.map_customization = true)
+        .face_down(h(2, -1), Terrain::Forest)
+        .face_down(h(2, 0), Terrain::Water)
+        .face_down(h(1, 1), Terrain::Mountain)
+        .unit(1, 0, UnitKind::Infantry, h(0, 0))
+        .build();
+    act(&mut s, mv(1, 1, 0));
+    assert_eq!(s.to_move(), ToMove::Chance);
+    let draw = |t| Action::Draw { terrain: t };
+    assert_eq!(s.chance_outcomes().len(), 3);
+    let events = play(&mut s, &[draw(Terrain::Forest), draw(Terrain::Water)]);
+    assert_eq!(
+        events[0],
+        Event::Drew {
+            seat: Seat(0),
+            terrain: Some(Terrain::Forest)
+        }
+    );
+    assert_eq!(
+        <viktory::Viktory as Game>::event_for(&events[0], Some(Seat(1))),
+        Some(Event::Drew {
+            seat: Seat(0),
+            terrain: None
+        })
+    );
+    act(&mut s, draw(Terrain::Mountain));
+    // Seat 1 does not see the hand: the three tiles are still "in the pile" for him.
+    assert!(s.view(Some(Seat(1))).position.drawn.is_empty());
+    assert_eq!(s.view(Some(Seat(1))).position.bank.unwrap().total(), 3);
+    assert_eq!(s.view(Some(Seat(0))).position.drawn.len(), 3);
+    // Seat 0 lays them: the mountain where the forest was expected, and so on.
+    assert_eq!(s.to_move(), ToMove::Seat(Seat(0)));
+    let events = act(
+        &mut s,
+        Action::Arrange {
+            hex: h(2, -1),
+            terrain: Terrain::Mountain,
+        },
+    );
+    assert_eq!(
+        events,
+        vec![Event::Revealed {
+            hex: h(2, -1),
+            terrain: Terrain::Mountain
+        }]
+    );
+    act(
+        &mut s,
+        Action::Arrange {
+            hex: h(1, 1),
+            terrain: Terrain::Water,
+        },
+    );
+    // The last tile has one place left: laid at once.
+    assert_eq!(s.terrain(h(2, 0)), Some(Terrain::Forest));
+    assert_eq!(s.to_move(), ToMove::Seat(Seat(0)));
+    assert!(s.legal_actions().contains(&mv(1, 2, -1)));
+}
+
+/// Map customization: a draw of nothing but water may have one tile put back and
+/// replaced by the first land tile drawn.
+#[test]
+fn expansion_map_customization_all_water_redraw() {
+    let mut s = Pos::new(2, Stage::Move)
+        .rules(|r| r.map_customization = true)
+        .face_down(h(2, -1), Terrain::Water)
+        .face_down(h(2, 0), Terrain::Water)
+        .face_down(h(3, -3), Terrain::Grassland)
+        .unit(1, 0, UnitKind::Infantry, h(0, 0))
+        .terrain(h(1, 1), Terrain::Plains)
+        .build();
+    act(&mut s, mv(1, 1, 0));
+    play(
+        &mut s,
+        &[
+            Action::Draw {
+                terrain: Terrain::Water,
+            },
+            Action::Draw {
+                terrain: Terrain::Water,
+            },
+        ],
+    );
+    assert_eq!(
+        s.legal_actions(),
+        vec![
+            Action::RedrawWater { redraw: false },
+            Action::RedrawWater { redraw: true }
+        ]
+    );
+    act(&mut s, Action::RedrawWater { redraw: true });
+    assert_eq!(
+        s.chance_outcomes(),
+        vec![(
+            Action::Draw {
+                terrain: Terrain::Grassland
+            },
+            1
+        )]
+    );
+    act(
+        &mut s,
+        Action::Draw {
+            terrain: Terrain::Grassland,
+        },
+    );
+    act(
+        &mut s,
+        Action::Arrange {
+            hex: h(2, 0),
+            terrain: Terrain::Grassland,
+        },
+    );
+    assert_eq!(s.terrain(h(2, -1)), Some(Terrain::Water));
+    assert_eq!(s.bank().water, 1);
+}

@@ -78,7 +78,7 @@ fn towns_apart(s: &Viktory) -> Result<(), String> {
 fn hidden_tiles(s: &Viktory) -> Result<(), String> {
     let board = s.board();
     let hidden = board.hexes().filter(|&h| s.terrain(h).is_none()).count();
-    if s.bank().total() as usize != hidden {
+    if s.bank().total() as usize + s.drawn().len() != hidden {
         return Err(format!(
             "{hidden} face-down hexes but {} tiles in the bank",
             s.bank().total()
@@ -454,4 +454,63 @@ fn classic_with_expansion_options() {
     .run(|i| make(2 + (i % 3) as u8))
     .unwrap_or_else(|f| panic!("{f}"));
     assert_eq!(report.finished, 200);
+}
+
+/// For a seat that is not drawing: the same position with one drawn tile swapped for a
+/// tile of another terrain from the pile (a fact hidden from that seat).
+fn swap_drawn_tile(s: &Viktory, seat: Seat, rng: &mut engine::GameRng) -> Option<Viktory> {
+    if seat == s.turn().active || s.drawn().is_empty() {
+        return None;
+    }
+    let mut setup = s.to_setup();
+    let mut distinct = setup.drawn.clone();
+    distinct.dedup();
+    if distinct.len() < 2 {
+        return None;
+    }
+    let bank = setup.bank?;
+    let others: Vec<Terrain> = Terrain::ALL
+        .into_iter()
+        .filter(|t| !setup.drawn.contains(t) && bank.get(*t) > 0)
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    let i = rng.below(setup.drawn.len() as u32) as usize;
+    let new = others[rng.below(others.len() as u32) as usize];
+    let old = std::mem::replace(&mut setup.drawn[i], new);
+    setup.drawn.sort();
+    let b = setup.bank.as_mut()?;
+    *b.get_mut(new) -= 1;
+    *b.get_mut(old) += 1;
+    Viktory::from_setup(&setup).ok()
+}
+
+/// Map customization (with the five-hex start of the Building Phase Accelerator): the
+/// harness also checks that the seats not drawing see the same view whatever was drawn.
+#[test]
+fn classic_with_map_customization() {
+    let options = serde_json::json!({"max_turns": 12, "map_customization": true, "start_group": 5});
+    let make = |players: u8| {
+        let setup = Viktory::new_setup(&NewGame {
+            preset: Some("classic".into()),
+            options: options.as_object().unwrap().clone(),
+            players: Some(players),
+        })
+        .unwrap();
+        Viktory::from_setup(&setup).unwrap()
+    };
+    let report = Conformance {
+        invariants: invariants(),
+        hidden_variant: Some(swap_drawn_tile),
+        playouts: 150,
+        max_actions: 200_000,
+        seed: 515,
+        deep_every: 3,
+        ..Conformance::default()
+    }
+    .run(|i| make(2 + (i % 3) as u8))
+    .unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(report.finished, 150);
+    assert!(report.hidden_checks > 100, "{report:?}");
 }

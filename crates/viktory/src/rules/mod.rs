@@ -5,6 +5,7 @@ pub mod bombard;
 pub mod building;
 pub mod capital;
 pub mod casualties;
+pub mod customization;
 pub mod exploration;
 pub mod movement;
 pub mod naval;

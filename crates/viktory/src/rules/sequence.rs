@@ -4,7 +4,9 @@
 use engine::{Seat, ToMove};
 
 use crate::event::Event;
-use crate::rules::{battle, bombard, capital, casualties, exploration, opening, reserve, victory};
+use crate::rules::{
+    battle, bombard, capital, casualties, customization, exploration, opening, reserve, victory,
+};
 use crate::state::{BattleStep, Stage, Viktory};
 use crate::unit::UnitKind;
 
@@ -14,7 +16,12 @@ pub fn to_move(s: &Viktory) -> ToMove {
         return ToMove::Over(o.clone());
     }
     if !s.reveals.is_empty() {
-        return ToMove::Chance;
+        // Map customization: the revealing player arranges the drawn tiles.
+        return if customization::on(s) && !customization::draw_due(s) {
+            ToMove::Seat(s.turn.active)
+        } else {
+            ToMove::Chance
+        };
     }
     if let Some(b) = &s.balance
         && !exploration::balance_choices(s).is_empty()
@@ -59,6 +66,8 @@ pub fn to_move(s: &Viktory) -> ToMove {
 pub enum Chance {
     /// A face-down tile is revealed.
     Reveal,
+    /// A tile is drawn from the pile (map customization).
+    Draw,
     /// The first player is drawn.
     FirstPlayer,
     /// A die is rolled.
@@ -67,7 +76,9 @@ pub enum Chance {
 
 /// Which chance event is waiting.
 pub fn chance_kind(s: &Viktory) -> Chance {
-    if !s.reveals.is_empty() {
+    if !s.reveals.is_empty() && customization::on(s) {
+        Chance::Draw
+    } else if !s.reveals.is_empty() {
         Chance::Reveal
     } else if s.bombard.is_none() && s.battle.is_none() && s.turn.stage == Stage::FirstPlayer {
         Chance::FirstPlayer
@@ -81,7 +92,13 @@ pub fn chance_kind(s: &Viktory) -> Chance {
 /// for a real decision or a real chance event.
 pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) {
     loop {
-        if s.outcome.is_some() || !s.reveals.is_empty() || victory::quick_won(s, ev) {
+        if s.outcome.is_some() || victory::quick_won(s, ev) {
+            return;
+        }
+        if !s.reveals.is_empty() {
+            if customization::advance(s, ev) {
+                continue;
+            }
             return;
         }
         if s.balance.is_some() {
