@@ -140,10 +140,43 @@ pub fn board(side: u8) -> HexagonBoard {
     HexagonBoard::new(u32::from(side))
 }
 
-/// each perimeter player's start group: `n` consecutive hexes of ring S−2,
-/// centred on anchor `round(j · 6(S−2) / P)` counted clockwise from corner 0.
-/// Index = seat, seats clockwise.
+/// the start groups, index = seat. With 7 players seat 0 is the centre player (the
+/// centre hex, then ring 1 clockwise from corner 0: 3 hexes, or 7 when the start groups
+/// have 5 or more, the accelerator); with 8, seats 0 and 1 hold the `n` consecutive
+/// hexes of ring 2 centred on its corners 0 and 3 (Expansion: centre players first).
+/// The perimeter players follow: `n` consecutive hexes of ring S−2 centred on anchor
+/// `round(j · 6(S−2) / P)` counted clockwise from corner 0.
 pub fn start_groups(side: u8, players: u8, group: u8) -> Vec<Vec<Hex>> {
+    let centre: Vec<Vec<Hex>> = match players {
+        7 => {
+            let n = if group >= 5 { 7 } else { 3 };
+            let hexes: Vec<Hex> = std::iter::once(Hex::ORIGIN)
+                .chain(Hex::ORIGIN.ring(1))
+                .take(n)
+                .collect();
+            vec![hexes]
+        }
+        8 => {
+            let ring = Hex::ORIGIN.ring(2);
+            let len = ring.len() as i64;
+            [0i64, 6]
+                .iter()
+                .map(|&anchor| {
+                    let half = i64::from(group) / 2;
+                    (-half..i64::from(group) - half)
+                        .map(|k| ring[(anchor + k).rem_euclid(len) as usize])
+                        .collect()
+                })
+                .collect()
+        }
+        _ => vec![],
+    };
+    let mut groups = centre.clone();
+    groups.extend(perimeter_groups(side, players - centre.len() as u8, group));
+    groups
+}
+
+fn perimeter_groups(side: u8, players: u8, group: u8) -> Vec<Vec<Hex>> {
     let ring = Hex::ORIGIN.ring(u32::from(side) - 2);
     let len = ring.len() as i64;
     let p = i64::from(players);
@@ -209,12 +242,22 @@ mod tests {
             assert_eq!(group[1], Hex::ORIGIN.ring_corner(6, i));
             assert!(group.iter().all(|h| h.distance(Hex::ORIGIN) == 6));
         }
+        // 7 players: the centre player first, then six perimeter corners.
+        let g = start_groups(8, 7, 3);
+        assert_eq!(g[0], vec![Hex::ORIGIN, Hex::new(1, -1), Hex::new(1, 0)]);
+        assert_eq!(g[1][1], Hex::ORIGIN.ring_corner(6, 0));
+        assert_eq!(start_groups(8, 7, 5)[0].len(), 7);
+        // 8 players: two centre groups on ring 2's corners 0 and 3.
+        let g = start_groups(8, 8, 3);
+        assert_eq!(g[0][1], Hex::ORIGIN.ring_corner(2, 0));
+        assert_eq!(g[1][1], Hex::ORIGIN.ring_corner(2, 3));
+        assert_eq!(g.len(), 8);
         // Groups never overlap.
-        for (side, players) in [(5, 2), (6, 3), (7, 4), (8, 5), (8, 6)] {
+        for (side, players) in [(5, 2), (6, 3), (7, 4), (8, 5), (8, 6), (8, 7), (8, 8)] {
             let mut all: Vec<Hex> = start_groups(side, players, 3).concat();
             all.sort();
             all.dedup();
-            assert_eq!(all.len(), 3 * usize::from(players));
+            assert_eq!(all.len(), 3 * usize::from(players), "{players} players");
         }
     }
 }

@@ -42,7 +42,7 @@ fn check_chance(s: &Viktory, action: &Action) -> Result<(), RuleError> {
         }
         (sequence::Chance::Draw, Action::Draw { terrain }) => customization::check_draw(s, terrain),
         (sequence::Chance::FirstPlayer, Action::FirstPlayer { seat })
-            if seat.0 < s.rules.players =>
+            if opening::first_player_candidates(s).contains(&seat) =>
         {
             Ok(())
         }

@@ -7,7 +7,8 @@ use hexmap::Hex;
 use crate::action::Action;
 use crate::board::Terrain;
 use crate::rules::{
-    battle, building, capital, casualties, customization, exploration, movement, reserve, sequence,
+    battle, building, capital, casualties, customization, exploration, movement, opening, reserve,
+    sequence,
 };
 use crate::state::{BattleStep, Stage, Viktory};
 use crate::unit::UnitKind;
@@ -47,15 +48,9 @@ pub fn chance_outcomes(s: &Viktory) -> Vec<(Action, u32)> {
             .into_iter()
             .map(|(hex, terrain, w)| (Action::Reveal { hex, terrain }, w))
             .collect(),
-        sequence::Chance::FirstPlayer => (0..s.rules.players)
-            .map(|p| {
-                (
-                    Action::FirstPlayer {
-                        seat: engine::Seat(p),
-                    },
-                    1,
-                )
-            })
+        sequence::Chance::FirstPlayer => opening::first_player_candidates(s)
+            .into_iter()
+            .map(|seat| (Action::FirstPlayer { seat }, 1))
             .collect(),
         sequence::Chance::Die => (1..=6).map(|value| (Action::Die { value }, 1)).collect(),
     }

@@ -415,7 +415,7 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
 ];
 
 /// The presets this crate implements now.
-pub(crate) const PRESETS: &[&str] = &["classic", "viktory1"];
+pub(crate) const PRESETS: &[&str] = &["classic", "expansion", "viktory1"];
 
 impl Rules {
     /// The classic VIKTORY II v1.1 rules for `players` players.
@@ -512,11 +512,45 @@ impl Rules {
         }
     }
 
+    /// VIKTORY II with the recommended part of the Expansion Rules 1.0, 2 to 8
+    /// players: Building Phase Accelerator (two build actions, five start hexes), Map
+    /// Exploration & Customization, Turn Sequence Reordered, Combat Supply, Redeployment,
+    /// Bombard Range Limitation, Plains Cities, Road/Ferry Movement, Artillery Pre-Battle
+    /// Fire, the Adjacent Enemy Units building restriction, Defender Suppression
+    /// Clarification, Cavalry Changes with the hex-side bonus. Optional Map Size is the
+    /// `board_side` option; the optional victory conditions are `victory` choices.
+    pub fn expansion(players: u8) -> Rules {
+        let classic = Rules::classic(players);
+        Rules {
+            preset: "expansion".into(),
+            build_actions: 2,
+            start_group: 5,
+            map_customization: true,
+            build_after_moving: true,
+            combat_supply: true,
+            redeployment: true,
+            bombard_range: 1,
+            plains_city_bonus: true,
+            road_ferries: true,
+            defender_pre_battle_fire: true,
+            build_adjacent_enemy_restriction: true,
+            suppression: Suppression::Clarified,
+            cavalry_ignores_slow_terrain: true,
+            hexside_bonus: true,
+            attack_dice: DicePerKind {
+                cavalry: 1,
+                ..classic.attack_dice
+            },
+            ..classic
+        }
+    }
+
     /// The rules of a preset, or `None` for a name this crate does not implement.
     pub fn preset(name: &str, players: u8) -> Option<Rules> {
         match name {
             "classic" => Some(Rules::classic(players)),
             "viktory1" => Some(Rules::viktory1(players)),
+            "expansion" => Some(Rules::expansion(players)),
             _ => None,
         }
     }
@@ -525,6 +559,7 @@ impl Rules {
     pub fn player_range(preset: &str) -> (u8, u8) {
         match preset {
             "viktory1" => (2, 4),
+            "expansion" => (2, 8),
             _ => (2, 6),
         }
     }
@@ -564,6 +599,10 @@ impl Rules {
             describe(
                 "classic",
                 "VIKTORY II rules v1.1 for 2 to 6 players, standard conquest.",
+            ),
+            describe(
+                "expansion",
+                "VIKTORY II with the Expansion Rules 1.0 (recommended part), 2 to 8 players.",
             ),
             describe(
                 "viktory1",

@@ -11,7 +11,7 @@ use engine::{Game, Seat, ToMove};
 use viktory::board::Terrain;
 use viktory::event::DiePurpose;
 use viktory::state::Stage;
-use viktory::{Action, Event, Suppression, UnitId, UnitKind};
+use viktory::{Action, Event, Suppression, UnitId, UnitKind, Viktory};
 
 fn defence_dice(events: &[Event]) -> usize {
     events
@@ -566,4 +566,34 @@ fn expansion_map_customization_all_water_redraw() {
     );
     assert_eq!(s.terrain(h(2, -1)), Some(Terrain::Water));
     assert_eq!(s.bank().water, 1);
+}
+
+/// 7–8 Player Starting Positions: the centre player (seat 0) goes first with the
+/// centre hex and six around it (accelerator: seven hexes); with 8 players two centre
+/// groups on ring 2; the perimeter players follow clockwise.
+#[test]
+fn expansion_seven_and_eight_players() {
+    for players in [7u8, 8] {
+        let setup = Viktory::new_setup(&engine::NewGame {
+            preset: Some("expansion".into()),
+            options: serde_json::Map::new(),
+            players: Some(players),
+        })
+        .unwrap();
+        let mut s = Viktory::from_setup(&setup).unwrap();
+        assert_eq!(s.board().side(), 8);
+        assert_eq!(
+            s.legal_actions(),
+            vec![Action::FirstPlayer { seat: Seat(0) }]
+        );
+        act(&mut s, Action::FirstPlayer { seat: Seat(0) });
+        let waiting = s.pending_reveals().to_vec();
+        if players == 7 {
+            assert_eq!(waiting.len(), 7);
+            assert_eq!(waiting[0], h(0, 0));
+        } else {
+            assert_eq!(waiting.len(), 5);
+            assert!(waiting.iter().all(|x| x.distance(h(0, 0)) == 2));
+        }
+    }
 }

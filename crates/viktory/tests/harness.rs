@@ -514,3 +514,28 @@ fn classic_with_map_customization() {
     assert_eq!(report.finished, 150);
     assert!(report.hidden_checks > 100, "{report:?}");
 }
+
+#[test]
+fn expansion_2_players() {
+    run_preset("expansion", 2, 300, 20, 9);
+}
+
+#[test]
+fn expansion_4_players() {
+    run_preset("expansion", 4, 250, 12, 13);
+}
+
+#[test]
+fn expansion_6_players() {
+    run_preset("expansion", 6, 150, 10, 19);
+}
+
+#[test]
+fn expansion_7_players() {
+    run_preset("expansion", 7, 150, 8, 23);
+}
+
+#[test]
+fn expansion_8_players() {
+    run_preset("expansion", 8, 150, 8, 29);
+}

@@ -52,7 +52,8 @@ fn r1_viktory1_player_counts() {
     let err = new_game("viktory1", 5, "{}").unwrap_err();
     assert_eq!(err.0[0].code, "players");
     assert!(new_game("classic", 5, "{}").is_ok());
-    let err = new_game("expansion", 2, "{}").unwrap_err();
+    assert!(new_game("expansion", 8, "{}").is_ok());
+    let err = new_game("online", 2, "{}").unwrap_err();
     assert!(err.0[0].message.contains("not implemented yet"), "{err}");
 }
 

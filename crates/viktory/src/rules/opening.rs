@@ -11,6 +11,17 @@ use crate::rules::{exploration, reserve, sequence};
 use crate::state::{Stage, Town, Viktory};
 use crate::unit::UnitKind;
 
+/// Who may be drawn to play first: anyone (4.0 step 1), except that with 7 or 8 players
+/// the centre player, seat 0, goes first (Expansion, R-5: the draw decided who sits in
+/// the centre, which the seating already fixed).
+pub fn first_player_candidates(s: &Viktory) -> Vec<Seat> {
+    if s.rules.players >= 7 {
+        vec![Seat(0)]
+    } else {
+        (0..s.rules.players).map(Seat).collect()
+    }
+}
+
 /// Rule 4.0 step 1: the first player is drawn; play passes clockwise.
 pub fn apply_first_player(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
     s.turn.first = seat;
