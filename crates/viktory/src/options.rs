@@ -210,6 +210,16 @@ pub struct Rules {
     /// Expansion, Map Exploration & Customization: revealed hexes are filled with tiles
     /// drawn from the pile, arranged by the player who revealed them.
     pub map_customization: bool,
+    /// Online rules: the hex-side attack bonus counts in naval battles too.
+    pub hexside_bonus_naval: bool,
+    /// Online rules: combat supply also needs the player's own capital.
+    pub combat_supply_needs_capital: bool,
+    /// Online rules: frigates placed through the capital go to the nearest water, like a
+    /// forest city's, not only next to it.
+    pub capital_frigates_nearest_water: bool,
+    /// Online rules, Colorblind: views tell the seat that all enemies look alike (a
+    /// display option).
+    pub colorblind: bool,
     /// Expansion, Optional Quicker Victory Condition: the points that win at once (with
     /// the own capital held): 1 per town, 2 per city, +2 per enemy capital; `None` uses
     /// the rulebook's table by player count.
@@ -368,6 +378,22 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Expansion: tiles are drawn as hexes are revealed and the revealing player arranges them.",
     ),
     (
+        "hexside_bonus_naval",
+        "Online: the extra attack die per additional hex side counts in naval battles too.",
+    ),
+    (
+        "combat_supply_needs_capital",
+        "Online: combat supply also needs the player's own capital.",
+    ),
+    (
+        "capital_frigates_nearest_water",
+        "Online: frigates placed through the capital go to the nearest water.",
+    ),
+    (
+        "colorblind",
+        "Online: all enemies look alike to each player (display).",
+    ),
+    (
         "quick_victory_points",
         "Expansion quicker victory: points that win at once (null: 16, 17, 18, 18, 16, 14, 13 for 2-8 players).",
     ),
@@ -471,6 +497,10 @@ impl Rules {
             hexside_bonus: false,
             defender_pre_battle_fire: false,
             map_customization: false,
+            hexside_bonus_naval: false,
+            combat_supply_needs_capital: false,
+            capital_frigates_nearest_water: false,
+            colorblind: false,
             quick_victory_points: None,
             city_units: CityUnits {
                 plains: UnitKind::Infantry,

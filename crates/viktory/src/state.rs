@@ -1049,6 +1049,7 @@ impl Viktory {
     /// on each of the four land terrains), judged at the moment of the roll.
     pub fn hit_max_for(&self, seat: Seat) -> u8 {
         let supplied = self.rules.combat_supply
+            && (!self.rules.combat_supply_needs_capital || self.holds_capital(seat))
             && [
                 Terrain::Plains,
                 Terrain::Grassland,

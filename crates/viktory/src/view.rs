@@ -20,6 +20,9 @@ pub struct View {
     pub scores: Vec<u16>,
     /// The position as the seat may see it.
     pub position: Setup,
+    /// Colorblind (online rules): show every other seat as the same enemy.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub colorblind: bool,
 }
 
 /// The view of `seat`.
@@ -38,6 +41,7 @@ pub fn view(s: &Viktory, seat: Option<Seat>) -> View {
         seat,
         to_move: sequence::to_move(s),
         scores: (0..s.rules.players).map(|p| s.score(Seat(p))).collect(),
+        colorblind: s.rules.colorblind,
         position,
     }
 }

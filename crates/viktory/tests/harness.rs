@@ -430,6 +430,10 @@ fn classic_with_expansion_options() {
         "cavalry_ignores_slow_terrain": true,
         "hexside_bonus": true,
         "defender_pre_battle_fire": true,
+        "hexside_bonus_naval": true,
+        "combat_supply_needs_capital": true,
+        "capital_frigates_nearest_water": true,
+        "colorblind": true,
         "victory": ["standard_conquest", "quicker_victory"],
         "quick_victory_points": 9,
         "attack_dice": {"infantry": 1, "cavalry": 1, "artillery": 1, "frigate": 1}

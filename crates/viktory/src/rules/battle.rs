@@ -164,9 +164,11 @@ fn start_round(s: &mut Viktory, ev: &mut Vec<Event>) {
 }
 
 /// Expansion, Attacking Bonuses for Additional Hex Sides: one die for each hex side
-/// beyond the first that attacking land units still in the battle entered from, at most 5.
+/// beyond the first that attacking land units still in the battle entered from, at most
+/// 5; the online rules count frigates in naval battles too.
 fn hexside_bonus(s: &Viktory, hex: Hex, attacker: Seat) -> u8 {
-    if !s.rules.hexside_bonus || s.terrain(hex).is_some_and(|t| !t.is_land()) {
+    let naval = s.terrain(hex).is_some_and(|t| !t.is_land());
+    if !s.rules.hexside_bonus || (naval && !s.rules.hexside_bonus_naval) {
         return 0;
     }
     let mut sides: Vec<Hex> = fighters(s, hex, attacker)

@@ -116,6 +116,14 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
     if capital && (!frigate || to.distance(town) == 1) {
         return Ok(());
     }
+    // Online rules: the capital's frigates may go to the nearest water too.
+    if capital
+        && frigate
+        && s.rules.capital_frigates_nearest_water
+        && frigate_hexes(s, town).contains(&to)
+    {
+        return Ok(());
+    }
     if !held && s.rules.lost_capital == LostCapital::NoPlacement {
         return refuse(
             "capital_lost",
