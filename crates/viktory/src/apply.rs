@@ -28,6 +28,9 @@ pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
         }
         Action::Rebalance { hex } => exploration::apply_rebalance(s, hex, &mut ev),
         Action::FoundCapital { hex } => opening::apply_capital(s, hex, &mut ev),
+        Action::BuildTown { hex } if s.turn.stage == Stage::Opening => {
+            opening::apply_second_town(s, hex, &mut ev);
+        }
         Action::BuildTown { hex } => building::apply_town(s, hex, &mut ev),
         Action::BuildCity { hex } => building::apply_city(s, hex, &mut ev),
         Action::Relocate { from, to } => building::apply_relocate(s, from, to, &mut ev),
@@ -41,9 +44,13 @@ pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
         Action::Average { pairs } => battle::apply_average(s, pairs, &mut ev),
         Action::Retreat { unit, to } => battle::apply_retreat(s, unit, to, &mut ev),
         Action::Disband { kind, unit } => capital::apply_disband(s, kind, unit, &mut ev),
+        Action::Place { town, .. } if s.turn.stage == Stage::Opening => {
+            opening::apply_second_infantry(s, town, &mut ev);
+        }
         Action::Place { kind, town, to } => reserve::apply_place(s, kind, town, to, &mut ev),
         Action::Redeploy { unit } => reserve::apply_redeploy(s, unit, &mut ev),
         Action::EndPhase => match s.turn.stage {
+            Stage::Opening => opening::skip_second_town(s),
             Stage::Build => sequence::building_done(s, &mut ev),
             Stage::Move => sequence::moving_done(s, &mut ev),
             Stage::Place => sequence::enter(s, Stage::PlacementBattles, &mut ev),

@@ -137,6 +137,15 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
     }
     match (s.turn.stage, action) {
         (Stage::Opening, &Action::FoundCapital { hex }) => opening::check_capital(s, hex),
+        (Stage::Opening, &Action::BuildTown { hex }) => opening::check_second_town(s, hex),
+        (Stage::Opening, &Action::Place { kind, town, to }) => {
+            opening::check_second_infantry(s, kind, town, to)
+        }
+        (Stage::Opening, Action::EndPhase)
+            if s.turn.second_town == Some(crate::state::SecondTown::Build) =>
+        {
+            Ok(())
+        }
         (Stage::Build, &Action::BuildTown { hex }) => building::check_town(s, hex),
         (Stage::Build, &Action::BuildCity { hex }) => building::check_city(s, hex),
         (Stage::Build, &Action::Relocate { from, to }) => building::check_relocate(s, from, to),

@@ -172,12 +172,37 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
     }
     let seat = s.turn.active;
     match s.turn.stage {
-        Stage::Opening => s
-            .turn
-            .capital_candidates
-            .iter()
-            .map(|&hex| Action::FoundCapital { hex })
-            .collect(),
+        Stage::Opening => match s.turn.second_town {
+            Some(crate::state::SecondTown::Build) => {
+                let mut v = vec![Action::EndPhase];
+                for (cap, _) in s
+                    .towns()
+                    .filter(|(_, t)| t.owner == seat && t.capital_of == Some(seat))
+                {
+                    v.extend(
+                        cap.range(3)
+                            .into_iter()
+                            .map(|hex| Action::BuildTown { hex }),
+                    );
+                }
+                v
+            }
+            Some(crate::state::SecondTown::Place) => s
+                .towns()
+                .filter(|(_, t)| t.owner == seat)
+                .map(|(town, _)| Action::Place {
+                    kind: UnitKind::Infantry,
+                    town,
+                    to: town,
+                })
+                .collect(),
+            None => s
+                .turn
+                .capital_candidates
+                .iter()
+                .map(|&hex| Action::FoundCapital { hex })
+                .collect(),
+        },
         Stage::Build => {
             let mut v = build_candidates(s);
             v.push(Action::EndPhase);

@@ -220,6 +220,9 @@ pub struct Rules {
     /// Online rules, Colorblind: views tell the seat that all enemies look alike (a
     /// display option).
     pub colorblind: bool,
+    /// Online rules: on his first turn a player may build a second town two or three
+    /// hexes from his capital (not the first player with 2–6 players).
+    pub opening_second_town: bool,
     /// Expansion, Optional Quicker Victory Condition: the points that win at once (with
     /// the own capital held): 1 per town, 2 per city, +2 per enemy capital; `None` uses
     /// the rulebook's table by player count.
@@ -394,6 +397,10 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Online: all enemies look alike to each player (display).",
     ),
     (
+        "opening_second_town",
+        "Online: a second town on the first turn (not for the first player with 2-6 players).",
+    ),
+    (
         "quick_victory_points",
         "Expansion quicker victory: points that win at once (null: 16, 17, 18, 18, 16, 14, 13 for 2-8 players).",
     ),
@@ -501,6 +508,7 @@ impl Rules {
             combat_supply_needs_capital: false,
             capital_frigates_nearest_water: false,
             colorblind: false,
+            opening_second_town: false,
             quick_victory_points: None,
             city_units: CityUnits {
                 plains: UnitKind::Infantry,

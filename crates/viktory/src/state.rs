@@ -87,6 +87,16 @@ fn is_zero(n: &u8) -> bool {
     *n == 0
 }
 
+/// The online rules' first-turn second town.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SecondTown {
+    /// The player may build a town two or three hexes from his capital.
+    Build,
+    /// He built it: its infantry goes into it or into the capital.
+    Place,
+}
+
 /// A unit placed this phase, against the placement capacity of a town or city (13.11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Placed {
@@ -114,6 +124,9 @@ pub struct Turn {
     /// Opening: how many players have built their capital.
     #[serde(default)]
     pub openings_done: u8,
+    /// Opening, online rules: the optional second town (then its infantry) is pending.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub second_town: Option<SecondTown>,
     /// Opening: the revealed hexes the capital may be chosen from (4.0 step 2, R-6).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub capital_candidates: Vec<Hex>,

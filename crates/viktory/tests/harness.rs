@@ -434,6 +434,7 @@ fn classic_with_expansion_options() {
         "combat_supply_needs_capital": true,
         "capital_frigates_nearest_water": true,
         "colorblind": true,
+        "opening_second_town": true,
         "victory": ["standard_conquest", "quicker_victory"],
         "quick_victory_points": 9,
         "attack_dice": {"infantry": 1, "cavalry": 1, "artillery": 1, "frigate": 1}

@@ -111,3 +111,94 @@ fn online_colorblind_flag() {
             .colorblind
     );
 }
+
+/// Online rules, first turn: after his capital a player may build a second town two or
+/// three hexes away and put its infantry into it or into the capital; the first player
+/// (with 2–6 players) may not.
+#[test]
+fn online_second_town_on_the_first_turn() {
+    let mut p = Pos::new(2, Stage::Opening)
+        .rules(|r| r.opening_second_town = true)
+        .town(h(-3, 0), 0, false, true)
+        .unit(1, 0, UnitKind::Infantry, h(-3, 0))
+        .town(h(3, -3), 1, false, true)
+        .unit(2, 1, UnitKind::Infantry, h(3, -3));
+    p.setup.turn.first = Seat(1);
+    p.setup.turn.openings_done = 1;
+    p.setup.turn.second_town = Some(viktory::state::SecondTown::Build);
+    let mut s = p.build();
+    assert!(s.legal_actions().contains(&Action::EndPhase));
+    assert_eq!(
+        refused(&s, Action::BuildTown { hex: h(1, 0) }),
+        ("too_far", "online")
+    );
+    let events = act(&mut s, Action::BuildTown { hex: h(-1, 0) });
+    assert_eq!(
+        events[0],
+        Event::TownBuilt {
+            seat: Seat(0),
+            hex: h(-1, 0)
+        }
+    );
+    assert_eq!(
+        s.legal_actions(),
+        vec![
+            Action::Place {
+                kind: UnitKind::Infantry,
+                town: h(-3, 0),
+                to: h(-3, 0)
+            },
+            Action::Place {
+                kind: UnitKind::Infantry,
+                town: h(-1, 0),
+                to: h(-1, 0)
+            },
+        ]
+    );
+    let events = act(
+        &mut s,
+        Action::Place {
+            kind: UnitKind::Infantry,
+            town: h(-1, 0),
+            to: h(-1, 0),
+        },
+    );
+    // Every player has opened: turn 1 begins with the first player, seat 1.
+    assert!(
+        events.contains(&Event::TurnStarted {
+            seat: Seat(1),
+            turn: 1
+        }),
+        "{events:?}"
+    );
+    assert_eq!(ids_at(&s, h(-1, 0)), [3]);
+}
+
+/// The first player of a 2–6 player game gets no second town.
+#[test]
+fn online_first_player_gets_no_second_town() {
+    let mut s = viktory::Viktory::from_setup(
+        &viktory::Viktory::new_setup(&engine::NewGame {
+            preset: Some("classic".into()),
+            options: serde_json::from_str(
+                r#"{"opening_second_town": true, "no_exploration": true}"#,
+            )
+            .unwrap(),
+            players: Some(2),
+        })
+        .unwrap(),
+    )
+    .unwrap();
+    let mut rng = engine::GameRng::from_u64(3);
+    while s.to_move() == engine::ToMove::Chance && s.turn().stage == Stage::FirstPlayer {
+        let a = match s.legal_actions()[0] {
+            Action::FirstPlayer { .. } => Action::FirstPlayer { seat: Seat(0) },
+            _ => s.sample_chance(&mut rng),
+        };
+        s.apply(a).unwrap();
+    }
+    let capital = s.legal_actions()[0];
+    act(&mut s, capital);
+    assert_eq!(s.turn().second_town, None);
+    assert_eq!(s.turn().active, Seat(1), "seat 1's opening follows at once");
+}

@@ -48,7 +48,7 @@ pub fn check_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
 /// Rule 7.21, 7.22: a town may stand on `hex`: explored land, free of towns on and
 /// around it (but for the town being moved from `moving_from`, 15.5) and of other
 /// players' units.
-fn check_site(s: &Viktory, hex: Hex, moving_from: Option<Hex>) -> Result<(), RuleError> {
+pub(crate) fn check_site(s: &Viktory, hex: Hex, moving_from: Option<Hex>) -> Result<(), RuleError> {
     match s.terrain(hex) {
         None => {
             return refuse(

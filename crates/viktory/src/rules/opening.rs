@@ -7,8 +7,8 @@ use hexmap::{Board, Hex};
 use crate::board::start_groups;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
-use crate::rules::{exploration, reserve, sequence};
-use crate::state::{Stage, Town, Viktory};
+use crate::rules::{building, exploration, reserve, sequence};
+use crate::state::{SecondTown, Stage, Town, Viktory};
 use crate::unit::UnitKind;
 
 /// Who may be drawn to play first: anyone (4.0 step 1), except that with 7 or 8 players
@@ -93,6 +93,98 @@ pub fn apply_capital(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
     reserve::put_on_map(s, seat, UnitKind::Infantry, hex, ev);
     // The next player's opening waits until the capital's neighbours are revealed.
     s.turn.capital_candidates.clear();
+    // Online rules: a second town, except for the first player with 2–6 players.
+    let first_with_few = s.rules.players <= 6 && seat == s.turn.first;
+    if s.rules.opening_second_town && !first_with_few {
+        s.turn.second_town = Some(SecondTown::Build);
+    }
+}
+
+/// The capital of the player now opening.
+fn capital(s: &Viktory) -> Option<Hex> {
+    let seat = s.turn.active;
+    s.towns()
+        .find(|(_, t)| t.capital_of == Some(seat) && t.owner == seat)
+        .map(|(h, _)| h)
+}
+
+/// Online rules: may the opening player build his second town at `hex` (2 or 3 hexes
+/// from his capital, by the usual site rules, 7.21, 7.22)?
+pub fn check_second_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
+    if s.turn.second_town != Some(SecondTown::Build) {
+        return refuse(
+            "no_second_town",
+            "online",
+            "no second town can be built now",
+        );
+    }
+    let cap = capital(s).ok_or_else(|| {
+        crate::error::RuleError::new("no_capital", "online", "the capital is not founded")
+    })?;
+    building::check_site(s, hex, None)?;
+    if !crate::rules::movement::short_path(cap, hex, |x| s.revealed(x)) {
+        return refuse(
+            "too_far",
+            "online",
+            format!("{hex} is not two or three explored hexes from the capital"),
+        );
+    }
+    Ok(())
+}
+
+/// Builds the second town; its infantry waits for placement.
+pub fn apply_second_town(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
+    let seat = s.turn.active;
+    s.add_town(
+        hex,
+        Town {
+            owner: seat,
+            city: false,
+            capital_of: None,
+        },
+    );
+    ev.push(Event::TownBuilt { seat, hex });
+    exploration::town_built(s, hex);
+    s.players[seat.index()].reserve.infantry += 1;
+    ev.push(Event::UnitGained {
+        seat,
+        kind: UnitKind::Infantry,
+    });
+    s.turn.second_town = Some(SecondTown::Place);
+}
+
+/// Online rules: the second town's infantry goes into it or into the capital.
+pub fn check_second_infantry(
+    s: &Viktory,
+    kind: UnitKind,
+    town: Hex,
+    to: Hex,
+) -> Result<(), RuleError> {
+    let own = s.town(town).is_some_and(|t| t.owner == s.turn.active);
+    if s.turn.second_town != Some(SecondTown::Place)
+        || kind != UnitKind::Infantry
+        || to != town
+        || !own
+    {
+        return refuse(
+            "not_placeable",
+            "online",
+            "the infantry goes into the new town or the capital",
+        );
+    }
+    Ok(())
+}
+
+/// Places it; the opening goes on.
+pub fn apply_second_infantry(s: &mut Viktory, town: Hex, ev: &mut Vec<Event>) {
+    let seat = s.turn.active;
+    reserve::put_on_map(s, seat, UnitKind::Infantry, town, ev);
+    s.turn.second_town = None;
+}
+
+/// Online rules: the player builds no second town.
+pub fn skip_second_town(s: &mut Viktory) {
+    s.turn.second_town = None;
 }
 
 fn next_opening(s: &mut Viktory, ev: &mut Vec<Event>) {
@@ -118,6 +210,24 @@ fn next_opening(s: &mut Viktory, ev: &mut Vec<Event>) {
 /// the candidates and widen the choice until a land hex is found.
 pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
     if s.turn.capital_candidates.is_empty() {
+        match s.turn.second_town {
+            // Online rules: the second town's choices come first (if any site exists).
+            Some(SecondTown::Place) => return false,
+            Some(SecondTown::Build) => {
+                let cap = capital(s);
+                let any = cap.is_some_and(|c| {
+                    c.range(3)
+                        .into_iter()
+                        .any(|h| check_second_town(s, h).is_ok())
+                });
+                if any {
+                    return false;
+                }
+                s.turn.second_town = None;
+                return true;
+            }
+            None => {}
+        }
         // The capital stands and its neighbours are revealed.
         next_opening(s, ev);
         return true;
