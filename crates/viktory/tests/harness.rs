@@ -129,38 +129,55 @@ fn invariants() -> Vec<Invariant<Viktory>> {
     ]
 }
 
-fn game(players: u8, max_turns: u16) -> Viktory {
-    game_of("classic", players, max_turns)
-}
-
-fn game_of(preset: &str, players: u8, max_turns: u16) -> Viktory {
-    let mut options = serde_json::Map::new();
-    options.insert("max_turns".into(), max_turns.into());
+/// A new game of `preset` for `players` players with option overrides.
+fn new_game(preset: &str, players: u8, options: &serde_json::Value) -> Viktory {
     let setup = Viktory::new_setup(&NewGame {
         preset: Some(preset.into()),
-        options,
+        options: options.as_object().expect("options are an object").clone(),
         players: Some(players),
     })
     .unwrap();
     Viktory::from_setup(&setup).unwrap()
 }
 
-fn run(players: u8, playouts: usize, max_turns: u16, deep_every: usize) {
+fn game(players: u8, max_turns: u16) -> Viktory {
+    new_game(
+        "classic",
+        players,
+        &serde_json::json!({ "max_turns": max_turns }),
+    )
+}
+
+/// Runs the conformance harness with the VIKTORY invariants; every playout must end.
+fn playouts(
+    label: &str,
+    count: usize,
+    seed: u64,
+    deep_every: usize,
+    hidden_variant: Option<engine::harness::HiddenVariant<Viktory>>,
+    start: impl FnMut(usize) -> Viktory,
+) -> engine::harness::Report {
     let report = Conformance {
         invariants: invariants(),
-        playouts,
+        hidden_variant,
+        playouts: count,
         max_actions: 200_000,
-        seed: u64::from(players) * 1_000_000,
+        seed,
         deep_every,
         ..Conformance::default()
     }
-    .run(|_| game(players, max_turns))
-    .unwrap_or_else(|f| panic!("{players} players: {f}"));
+    .run(start)
+    .unwrap_or_else(|f| panic!("{label}: {f}"));
     assert_eq!(
-        report.finished, playouts,
-        "every playout reaches a victory or the turn cap"
+        report.finished, count,
+        "{label}: every playout reaches a victory or the turn cap"
     );
-    eprintln!("{players} players: {report:?}");
+    eprintln!("{label}: {report:?}");
+    report
+}
+
+fn run(players: u8, count: usize, max_turns: u16, deep_every: usize) {
+    run_preset("classic", players, count, max_turns, deep_every);
 }
 
 #[test]
@@ -346,19 +363,17 @@ fn classic_check_refuses_everything_else() {
     assert!(report.refusals_checked > 100_000);
 }
 
-fn run_preset(preset: &str, players: u8, playouts: usize, max_turns: u16, deep_every: usize) {
-    let report = Conformance {
-        invariants: invariants(),
-        playouts,
-        max_actions: 200_000,
-        seed: u64::from(players) * 7_000_000,
+fn run_preset(preset: &str, players: u8, count: usize, max_turns: u16, deep_every: usize) {
+    let options = serde_json::json!({ "max_turns": max_turns });
+    let label = format!("{preset}, {players} players");
+    playouts(
+        &label,
+        count,
+        u64::from(players) * 7_000_000,
         deep_every,
-        ..Conformance::default()
-    }
-    .run(|_| game_of(preset, players, max_turns))
-    .unwrap_or_else(|f| panic!("{preset}, {players} players: {f}"));
-    assert_eq!(report.finished, playouts);
-    eprintln!("{preset}, {players} players: {report:?}");
+        None,
+        |_| new_game(preset, players, &options),
+    );
 }
 
 #[test]
@@ -376,7 +391,9 @@ fn viktory1_4_players() {
     run_preset("viktory1", 4, 300, 15, 13);
 }
 
-fn variants_game(players: u8) -> Viktory {
+/// Classic with the implemented §15 variants and every victory condition on.
+#[test]
+fn classic_with_variants() {
     let options = serde_json::json!({
         "max_turns": 15,
         "terrain_leveling": true,
@@ -387,29 +404,9 @@ fn variants_game(players: u8) -> Viktory {
         "victory": ["standard_conquest", "race_for_dominance", "doomsday_clock"],
         "race_points": 12
     });
-    let setup = Viktory::new_setup(&NewGame {
-        preset: Some("classic".into()),
-        options: options.as_object().unwrap().clone(),
-        players: Some(players),
-    })
-    .unwrap();
-    Viktory::from_setup(&setup).unwrap()
-}
-
-/// Classic with the implemented §15 variants and every victory condition on.
-#[test]
-fn classic_with_variants() {
-    let report = Conformance {
-        invariants: invariants(),
-        playouts: 200,
-        max_actions: 200_000,
-        seed: 99,
-        deep_every: 9,
-        ..Conformance::default()
-    }
-    .run(|i| variants_game(2 + (i % 3) as u8))
-    .unwrap_or_else(|f| panic!("{f}"));
-    assert_eq!(report.finished, 200);
+    playouts("classic with variants", 200, 99, 9, None, |i| {
+        new_game("classic", 2 + (i % 3) as u8, &options)
+    });
 }
 
 /// Classic with every Expansion option implemented so far switched on.
@@ -439,26 +436,9 @@ fn classic_with_expansion_options() {
         "quick_victory_points": 9,
         "attack_dice": {"infantry": 1, "cavalry": 1, "artillery": 1, "frigate": 1}
     });
-    let make = |players: u8| {
-        let setup = Viktory::new_setup(&NewGame {
-            preset: Some("classic".into()),
-            options: options.as_object().unwrap().clone(),
-            players: Some(players),
-        })
-        .unwrap();
-        Viktory::from_setup(&setup).unwrap()
-    };
-    let report = Conformance {
-        invariants: invariants(),
-        playouts: 200,
-        max_actions: 200_000,
-        seed: 4242,
-        deep_every: 9,
-        ..Conformance::default()
-    }
-    .run(|i| make(2 + (i % 3) as u8))
-    .unwrap_or_else(|f| panic!("{f}"));
-    assert_eq!(report.finished, 200);
+    playouts("classic with expansion options", 200, 4242, 9, None, |i| {
+        new_game("classic", 2 + (i % 3) as u8, &options)
+    });
 }
 
 /// For a seat that is not drawing: the same position with one drawn tile swapped for a
@@ -496,27 +476,14 @@ fn swap_drawn_tile(s: &Viktory, seat: Seat, rng: &mut engine::GameRng) -> Option
 #[test]
 fn classic_with_map_customization() {
     let options = serde_json::json!({"max_turns": 12, "map_customization": true, "start_group": 5});
-    let make = |players: u8| {
-        let setup = Viktory::new_setup(&NewGame {
-            preset: Some("classic".into()),
-            options: options.as_object().unwrap().clone(),
-            players: Some(players),
-        })
-        .unwrap();
-        Viktory::from_setup(&setup).unwrap()
-    };
-    let report = Conformance {
-        invariants: invariants(),
-        hidden_variant: Some(swap_drawn_tile),
-        playouts: 150,
-        max_actions: 200_000,
-        seed: 515,
-        deep_every: 3,
-        ..Conformance::default()
-    }
-    .run(|i| make(2 + (i % 3) as u8))
-    .unwrap_or_else(|f| panic!("{f}"));
-    assert_eq!(report.finished, 150);
+    let report = playouts(
+        "map customization",
+        150,
+        515,
+        3,
+        Some(swap_drawn_tile),
+        |i| new_game("classic", 2 + (i % 3) as u8, &options),
+    );
     assert!(report.hidden_checks > 100, "{report:?}");
 }
 
