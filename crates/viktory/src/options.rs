@@ -725,6 +725,25 @@ impl Rules {
                 format!("the board side must be 4 to 12, not {}", self.board_side),
             ));
         }
+        if p.is_empty() && (4..=12).contains(&self.side()) && (1..=7).contains(&self.start_group) {
+            // every player needs start hexes of his own.
+            let groups = crate::board::start_groups(self.side(), self.players, self.start_group);
+            let mut all: Vec<hexmap::Hex> = groups.concat();
+            let total = all.len();
+            all.sort();
+            all.dedup();
+            if all.len() != total {
+                p.push(Problem::with_rule(
+                    "board_side",
+                    "R-3",
+                    format!(
+                        "a board of side {} is too small for {} players' start hexes",
+                        self.side(),
+                        self.players
+                    ),
+                ));
+            }
+        }
         if !(1..=7).contains(&self.start_group) {
             p.push(Problem::with_rule(
                 "start_group",

@@ -344,3 +344,15 @@ fn rules_are_written_compactly_and_read_leniently() {
     let bad = serde_json::json!({"rules": {"preset": "viktory1", "players": 2, "bogus": 1}});
     assert!(serde_json::from_value::<viktory::Setup>(bad).is_err());
 }
+
+/// R-3 (Optional Map Size): a board too small for every player's start hexes is refused.
+#[test]
+fn r3_board_too_small_for_the_players() {
+    let err = new_game("expansion", 8, r#"{"board_side": 6}"#).unwrap_err();
+    assert_eq!(
+        (err.0[0].code.as_str(), err.0[0].rule.as_deref()),
+        ("board_side", Some("R-3"))
+    );
+    assert!(new_game("expansion", 8, r#"{"board_side": 9}"#).is_ok());
+    assert!(new_game("classic", 2, r#"{"board_side": 4}"#).is_ok());
+}
