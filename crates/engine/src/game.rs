@@ -141,7 +141,10 @@ pub trait Game:
 
     /// The form of `event` that `seat` (or a spectator, `None`) may receive, or `None`
     /// when that seat must not hear of it at all. By default every event is public.
-    fn event_for(event: &Self::Event, seat: Option<Seat>) -> Option<Self::Event> {
+    ///
+    /// `self` is the state just after the action that produced the event, so a game
+    /// with fog of war can filter by what each seat sees then.
+    fn event_for(&self, event: &Self::Event, seat: Option<Seat>) -> Option<Self::Event> {
         let _ = seat;
         Some(event.clone())
     }

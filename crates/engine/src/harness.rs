@@ -208,7 +208,7 @@ impl<G: Game> Conformance<G> {
                 )
             })?;
             if step % self.deep_every.max(1) == 0 {
-                Self::check_events(state.seats(), &events).map_err(|e| fail(step, &state, e))?;
+                Self::check_events(&state, &events).map_err(|e| fail(step, &state, e))?;
             }
             record.actions.push(RecordedAction {
                 by,
@@ -388,11 +388,12 @@ impl<G: Game> Conformance<G> {
         Ok(())
     }
 
-    fn check_events(seats: u8, events: &[G::Event]) -> Result<(), String> {
+    /// Events survive serde, filtered and not, for every seat (`state`: after the action).
+    fn check_events(state: &G, events: &[G::Event]) -> Result<(), String> {
         for event in events {
             round_trip("event", event)?;
-            for seat in std::iter::once(None).chain((0..seats).map(|s| Some(Seat(s)))) {
-                if let Some(filtered) = G::event_for(event, seat) {
+            for seat in std::iter::once(None).chain((0..state.seats()).map(|s| Some(Seat(s)))) {
+                if let Some(filtered) = state.event_for(event, seat) {
                     round_trip("filtered event", &filtered)?;
                 }
             }

@@ -602,7 +602,7 @@ impl Game for DiceRace {
         }
     }
 
-    fn event_for(event: &Event, seat: Option<Seat>) -> Option<Event> {
+    fn event_for(&self, event: &Event, seat: Option<Seat>) -> Option<Event> {
         match event {
             Event::TrapHidden { seat: owner, .. } if seat != Some(*owner) => {
                 Some(Event::TrapHidden {

@@ -186,13 +186,10 @@ fn views_hide_the_other_trap_and_events_are_filtered() {
         seat: Seat(0),
         cell: None,
     };
+    assert_eq!(s.event_for(&events[0], Some(Seat(1))), Some(hidden.clone()));
+    assert_eq!(s.event_for(&events[0], None), Some(hidden));
     assert_eq!(
-        DiceRace::event_for(&events[0], Some(Seat(1))),
-        Some(hidden.clone())
-    );
-    assert_eq!(DiceRace::event_for(&events[0], None), Some(hidden));
-    assert_eq!(
-        DiceRace::event_for(&events[0], Some(Seat(0))),
+        s.event_for(&events[0], Some(Seat(0))),
         Some(events[0].clone())
     );
 }

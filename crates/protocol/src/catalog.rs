@@ -213,7 +213,7 @@ impl<G: Game> Session for GameSession<G> {
 
     fn event_for(&self, event: &Value, seat: Option<Seat>) -> Option<Value> {
         let event: G::Event = serde_json::from_value(event.clone()).ok()?;
-        G::event_for(&event, seat).map(|e| to_json(&e))
+        self.state.event_for(&event, seat).map(|e| to_json(&e))
     }
 
     fn describe_event(&self, event: &Value) -> String {

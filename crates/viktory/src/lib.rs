@@ -90,7 +90,7 @@ impl Game for Viktory {
         view::view(self, seat)
     }
 
-    fn event_for(event: &Event, seat: Option<Seat>) -> Option<Event> {
+    fn event_for(&self, event: &Event, seat: Option<Seat>) -> Option<Event> {
         match event {
             Event::Drew { seat: drawer, .. } if seat != Some(*drawer) => Some(Event::Drew {
                 seat: *drawer,

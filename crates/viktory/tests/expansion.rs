@@ -470,7 +470,7 @@ fn expansion_map_customization() {
         }
     );
     assert_eq!(
-        <viktory::Viktory as Game>::event_for(&events[0], Some(Seat(1))),
+        s.event_for(&events[0], Some(Seat(1))),
         Some(Event::Drew {
             seat: Seat(0),
             terrain: None
