@@ -311,8 +311,3 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
         Stage::FirstPlayer | Stage::Start | Stage::PlacementBattles => vec![],
     }
 }
-
-/// Whether the attacker may still choose to fight on (for notation and clients).
-pub fn may_continue(s: &Viktory) -> bool {
-    battle::at_retreat_option(s)
-}

@@ -30,7 +30,7 @@ pub use options::{
     Allowances, CityUnits, DicePerKind, LostCapital, Retreat, Rules, Suppression, Victory,
 };
 pub use state::{Setup, Viktory};
-pub use unit::{Reserve, Unit, UnitId, UnitKind};
+pub use unit::{PerKind, Reserve, Unit, UnitId, UnitKind};
 pub use view::View;
 
 use engine::{Game, GameRng, NewGame, Preset, Seat, SetupErrors, ToMove};

@@ -8,7 +8,7 @@ use engine::{NewGame, OptionInfo, Preset, Problem, SetupErrors};
 use serde::{Deserialize, Serialize};
 
 use crate::board::{TileBank, default_side};
-use crate::unit::UnitKind;
+use crate::unit::{PerKind, UnitKind};
 
 /// A victory condition of 5.0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -65,54 +65,10 @@ pub enum LostCapital {
 }
 
 /// Dice per unit type present (12.3 steps 1 and 2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DicePerKind {
-    /// If at least one infantry is present.
-    pub infantry: u8,
-    /// If at least one cavalry is present.
-    pub cavalry: u8,
-    /// If at least one artillery is present.
-    pub artillery: u8,
-    /// If at least one frigate is present (naval battles).
-    pub frigate: u8,
-}
-
-impl DicePerKind {
-    /// The dice for one unit kind.
-    pub const fn get(&self, kind: UnitKind) -> u8 {
-        match kind {
-            UnitKind::Infantry => self.infantry,
-            UnitKind::Cavalry => self.cavalry,
-            UnitKind::Artillery => self.artillery,
-            UnitKind::Frigate => self.frigate,
-        }
-    }
-}
+pub type DicePerKind = PerKind;
 
 /// Movement allowances (9.11, 9.31).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Allowances {
-    /// Infantry MPs.
-    pub infantry: u8,
-    /// Cavalry MPs.
-    pub cavalry: u8,
-    /// Artillery MPs.
-    pub artillery: u8,
-    /// Frigate MPs.
-    pub frigate: u8,
-}
-
-impl Allowances {
-    /// The allowance of one kind.
-    pub const fn get(&self, kind: UnitKind) -> u8 {
-        match kind {
-            UnitKind::Infantry => self.infantry,
-            UnitKind::Cavalry => self.cavalry,
-            UnitKind::Artillery => self.artillery,
-            UnitKind::Frigate => self.frigate,
-        }
-    }
-}
+pub type Allowances = PerKind;
 
 /// The second unit a city supports, by the city's terrain (8.2, the Terrain and Units
 /// Supported chart).

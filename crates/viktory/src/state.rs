@@ -1085,7 +1085,7 @@ impl Viktory {
             .sum()
     }
 
-    /// Whether every one of `hexes` is on the board and revealed.
+    /// Whether `hex` is on the board and revealed.
     pub(crate) fn revealed(&self, hex: Hex) -> bool {
         self.terrain(hex).is_some()
     }

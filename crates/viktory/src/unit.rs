@@ -111,9 +111,10 @@ impl Unit {
     }
 }
 
-/// Units waiting in a player's Reserve box (3.4, 13.0), by type.
+/// A small number for each unit type: units in a Reserve box, movement allowances,
+/// battle dice.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Reserve {
+pub struct PerKind {
     /// Infantry.
     pub infantry: u8,
     /// Cavalry.
@@ -124,7 +125,7 @@ pub struct Reserve {
     pub frigate: u8,
 }
 
-impl Reserve {
+impl PerKind {
     /// The count of one kind.
     pub const fn get(&self, kind: UnitKind) -> u8 {
         match kind {
@@ -145,8 +146,11 @@ impl Reserve {
         }
     }
 
-    /// Units in all.
+    /// The sum over all kinds.
     pub fn total(&self) -> u32 {
         UnitKind::ALL.iter().map(|&k| u32::from(self.get(k))).sum()
     }
 }
+
+/// Units waiting in a player's Reserve box (3.4, 13.0), by type.
+pub type Reserve = PerKind;

@@ -595,10 +595,3 @@ pub fn apply_retreat(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Event>
 pub fn apply_continue(s: &mut Viktory, ev: &mut Vec<Event>) {
     start_round(s, ev);
 }
-
-/// Whether the attacker is choosing between retreat and another round.
-pub fn at_retreat_option(s: &Viktory) -> bool {
-    s.battle
-        .as_ref()
-        .is_some_and(|b| b.step == BattleStep::RetreatOption)
-}

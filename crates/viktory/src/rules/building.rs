@@ -132,20 +132,30 @@ pub fn check_city(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
 
 /// Builds a town (7.2), reveals its neighbours (7.3), adds its infantry (7.4).
 pub fn apply_town(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
+    found_town(s, hex, false, ev);
+    s.turn.built = Some(hex);
+    spend(s, 1, ev);
+}
+
+/// A new town of the active player, his capital if `capital`: it reveals its neighbours
+/// (7.3) and adds its infantry to the reserve (7.4, 4.0 step 3).
+pub fn found_town(s: &mut Viktory, hex: Hex, capital: bool, ev: &mut Vec<Event>) {
     let seat = s.turn.active;
     s.add_town(
         hex,
         Town {
             owner: seat,
             city: false,
-            capital_of: None,
+            capital_of: capital.then_some(seat),
         },
     );
-    s.turn.built = Some(hex);
-    ev.push(Event::TownBuilt { seat, hex });
+    ev.push(if capital {
+        Event::CapitalFounded { seat, hex }
+    } else {
+        Event::TownBuilt { seat, hex }
+    });
     exploration::town_built(s, hex);
     gain(s, seat, hex, false, ev);
-    spend(s, 1, ev);
 }
 
 /// Upgrades a town (7.23), reveals the hexes two away (7.3), adds the city's unit (7.4).

@@ -8,7 +8,7 @@ use crate::board::start_groups;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
 use crate::rules::{building, exploration, reserve, sequence};
-use crate::state::{SecondTown, Stage, Town, Viktory};
+use crate::state::{SecondTown, Stage, Viktory};
 use crate::unit::UnitKind;
 
 /// Who may be drawn to play first: anyone (4.0 step 1), except that with 7 or 8 players
@@ -75,21 +75,7 @@ pub fn check_capital(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
 /// the capital; then the next player's opening, or the first real turn.
 pub fn apply_capital(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
     let seat = s.turn.active;
-    s.add_town(
-        hex,
-        Town {
-            owner: seat,
-            city: false,
-            capital_of: Some(seat),
-        },
-    );
-    ev.push(Event::CapitalFounded { seat, hex });
-    exploration::town_built(s, hex);
-    s.players[seat.index()].reserve.infantry += 1;
-    ev.push(Event::UnitGained {
-        seat,
-        kind: UnitKind::Infantry,
-    });
+    building::found_town(s, hex, true, ev);
     reserve::put_on_map(s, seat, UnitKind::Infantry, hex, ev);
     // The next player's opening waits until the capital's neighbours are revealed.
     s.turn.capital_candidates.clear();
@@ -134,22 +120,7 @@ pub fn check_second_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
 
 /// Builds the second town; its infantry waits for placement.
 pub fn apply_second_town(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
-    let seat = s.turn.active;
-    s.add_town(
-        hex,
-        Town {
-            owner: seat,
-            city: false,
-            capital_of: None,
-        },
-    );
-    ev.push(Event::TownBuilt { seat, hex });
-    exploration::town_built(s, hex);
-    s.players[seat.index()].reserve.infantry += 1;
-    ev.push(Event::UnitGained {
-        seat,
-        kind: UnitKind::Infantry,
-    });
+    building::found_town(s, hex, false, ev);
     s.turn.second_town = Some(SecondTown::Place);
 }
 
