@@ -3,8 +3,8 @@
 use crate::action::Action;
 use crate::event::Event;
 use crate::rules::{
-    battle, bombard, building, capital, casualties, customization, exploration, movement, naval,
-    opening, reserve, sequence, victory,
+    battle, bombard, building, capital, casualties, customization, exploration, fog, movement,
+    naval, opening, reserve, sequence, victory,
 };
 use crate::state::{Stage, Viktory};
 
@@ -58,5 +58,6 @@ pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
         },
     }
     sequence::advance(s, &mut ev);
+    fog::refresh(s);
     ev
 }

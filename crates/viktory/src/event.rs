@@ -52,6 +52,30 @@ pub enum Event {
         /// What.
         terrain: Terrain,
     },
+    /// Independent exploration: a seat reached a tile someone else laid (H-23); only
+    /// that seat hears of it.
+    Explored {
+        /// Who.
+        seat: Seat,
+        /// Where.
+        hex: Hex,
+        /// What.
+        terrain: Terrain,
+    },
+    /// Dark: another player's unit came into sight (from a hex the seat cannot see).
+    Appeared {
+        /// Which.
+        unit: UnitId,
+        /// Where it is now.
+        hex: Hex,
+    },
+    /// Dark: another player's unit moved out of sight.
+    Vanished {
+        /// Which.
+        unit: UnitId,
+        /// Where it was last seen.
+        hex: Hex,
+    },
     /// A revealed water hex went back face down, to be replaced by a land tile (15.3).
     Rebalanced {
         /// Who chose it.

@@ -7,8 +7,8 @@ use hexmap::Hex;
 use crate::action::Action;
 use crate::board::Terrain;
 use crate::rules::{
-    battle, building, capital, casualties, customization, exploration, movement, opening, reserve,
-    sequence,
+    battle, building, capital, casualties, customization, exploration, fog, movement, opening,
+    reserve, sequence,
 };
 use crate::state::{BattleStep, Stage, Viktory};
 use crate::unit::UnitKind;
@@ -92,9 +92,11 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
         for h in hex.range(3) {
             // Only land free of towns on and around it can take a town (7.21).
             if h.distance(hex) >= 2
-                && s.terrain(h).is_some_and(Terrain::is_land)
-                && s.town(h).is_none()
-                && h.neighbors().iter().all(|&n| s.town(n).is_none())
+                && fog::known_terrain(s, seat, h).is_some_and(Terrain::is_land)
+                && fog::known_town(s, seat, h).is_none()
+                && h.neighbors()
+                    .iter()
+                    .all(|&n| fog::known_town(s, seat, n).is_none())
             {
                 v.push(Action::BuildTown { hex: h });
             }

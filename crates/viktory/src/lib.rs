@@ -96,6 +96,7 @@ impl Game for Viktory {
                 seat: *drawer,
                 terrain: None,
             }),
+            e if rules::fog::on(self) => rules::fog::event_for(self, e, seat),
             e => Some(e.clone()),
         }
     }

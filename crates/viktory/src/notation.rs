@@ -102,6 +102,9 @@ pub fn describe_event(e: &Event) -> String {
         Event::TurnStarted { seat, turn } => format!("turn {turn}: {seat}"),
         Event::PhaseStarted { stage: s } => format!("{} phase", stage(*s)),
         Event::Revealed { hex, terrain } => format!("{hex} revealed: {terrain}"),
+        Event::Explored { seat, hex, terrain } => format!("{seat} explores {hex}: {terrain}"),
+        Event::Appeared { unit, hex } => format!("unit {unit} comes into sight at {hex}"),
+        Event::Vanished { unit, hex } => format!("unit {unit} moves out of sight from {hex}"),
         Event::Drew {
             seat,
             terrain: Some(t),

@@ -179,6 +179,13 @@ pub struct Rules {
     /// Online rules: on his first turn a player may build a second town two or three
     /// hexes from his capital (not the first player with 2–6 players).
     pub opening_second_town: bool,
+    /// Online rules, Dark: a seat sees enemy units only near its own units, towns and
+    /// cities (and, on its turn, where its units could move and one hex beyond), and
+    /// remembers enemy towns and cities as it last saw them.
+    pub dark: bool,
+    /// Online rules, Independent exploration: each seat sees only the tiles it has
+    /// explored itself, and no units on the others (H-23).
+    pub independent_exploration: bool,
     /// Expansion, Optional Quicker Victory Condition: the points that win at once (with
     /// the own capital held): 1 per town, 2 per city, +2 per enemy capital; `None` uses
     /// the rulebook's table by player count.
@@ -357,6 +364,14 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Online: a second town on the first turn (not for the first player with 2-6 players).",
     ),
     (
+        "dark",
+        "Online: fog of war; enemy units are seen only near your own, enemy towns as last seen.",
+    ),
+    (
+        "independent_exploration",
+        "Online: each player explores the map for himself and sees only the tiles he explored.",
+    ),
+    (
         "quick_victory_points",
         "Expansion quicker victory: points that win at once (null: 16, 17, 18, 18, 16, 14, 13 for 2-8 players).",
     ),
@@ -404,7 +419,7 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
 ];
 
 /// The presets this crate implements now.
-pub(crate) const PRESETS: &[&str] = &["classic", "expansion", "viktory1"];
+pub(crate) const PRESETS: &[&str] = &["classic", "expansion", "online", "viktory1"];
 
 impl Rules {
     /// The classic VIKTORY II v1.1 rules for `players` players.
@@ -465,6 +480,8 @@ impl Rules {
             capital_frigates_nearest_water: false,
             colorblind: false,
             opening_second_town: false,
+            dark: false,
+            independent_exploration: false,
             quick_victory_points: None,
             city_units: CityUnits {
                 plains: UnitKind::Infantry,
@@ -539,12 +556,31 @@ impl Rules {
         }
     }
 
+    /// The online rules (`viktory2-gamesbyemail-rules.txt`), 2 to 8 players: the
+    /// Expansion's recommended rules as the online game plays them, plus the online
+    /// game's own: the hex-side die in naval battles, combat supply only with the own
+    /// capital, capital frigates in the nearest water, the first-turn second town, and the
+    /// defender's casualties chosen by the program. Dark, Independent exploration
+    /// and Colorblind are options, off by default.
+    pub fn online(players: u8) -> Rules {
+        Rules {
+            preset: "online".into(),
+            hexside_bonus_naval: true,
+            combat_supply_needs_capital: true,
+            capital_frigates_nearest_water: true,
+            opening_second_town: true,
+            auto_casualties: true,
+            ..Rules::expansion(players)
+        }
+    }
+
     /// The rules of a preset, or `None` for a name this crate does not implement.
     pub fn preset(name: &str, players: u8) -> Option<Rules> {
         match name {
             "classic" => Some(Rules::classic(players)),
             "viktory1" => Some(Rules::viktory1(players)),
             "expansion" => Some(Rules::expansion(players)),
+            "online" => Some(Rules::online(players)),
             _ => None,
         }
     }
@@ -553,7 +589,7 @@ impl Rules {
     pub fn player_range(preset: &str) -> (u8, u8) {
         match preset {
             "viktory1" => (2, 4),
-            "expansion" => (2, 8),
+            "expansion" | "online" => (2, 8),
             _ => (2, 6),
         }
     }
@@ -599,6 +635,10 @@ impl Rules {
                 "VIKTORY II with the Expansion Rules 1.0 (recommended part), 2 to 8 players.",
             ),
             describe(
+                "online",
+                "VIKTORY II as played online (gamesbyemail rules), 2 to 8 players; Dark, Independent exploration and Colorblind are options.",
+            ),
+            describe(
                 "viktory1",
                 "The original VIKTORY rules v1.1 for 2 to 4 players, on a face-up map.",
             ),
@@ -610,12 +650,7 @@ impl Rules {
     pub fn from_request(request: &NewGame) -> Result<Rules, SetupErrors> {
         let preset = request.preset.clone().unwrap_or_else(|| "classic".into());
         if !PRESETS.contains(&preset.as_str()) {
-            let known = ["classic", "expansion", "online", "viktory1"];
-            let message = if known.contains(&preset.as_str()) {
-                format!("the {preset:?} preset is not implemented yet; available: {PRESETS:?}")
-            } else {
-                format!("no preset {preset:?}; available: {PRESETS:?}")
-            };
+            let message = format!("no preset {preset:?}; available: {PRESETS:?}");
             return Err(SetupErrors::one(Problem::with_rule(
                 "unknown_preset",
                 "R-1",
@@ -802,6 +837,13 @@ impl Rules {
                     format!("map_customization and {name} conflict: they explore the map in different ways"),
                 ));
             }
+        }
+        if self.no_exploration && self.independent_exploration {
+            p.push(Problem::with_rule(
+                "conflicting_options",
+                "R-2",
+                "no_exploration and independent_exploration conflict: with every tile face up there is nothing to explore",
+            ));
         }
         if self.no_exploration && self.exploration_balancing {
             p.push(Problem::with_rule(

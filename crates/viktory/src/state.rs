@@ -364,6 +364,18 @@ pub struct Setup {
     /// How the game ended.
     #[serde(default)]
     pub outcome: Option<Outcome>,
+    /// Independent exploration: the interior hexes each seat has explored (index =
+    /// seat); empty in a hand-made position: every revealed tile is known to all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub explored: Vec<Vec<Hex>>,
+    /// Dark: the other players' towns and cities each seat remembers, as last seen
+    /// (index = seat); empty: what each seat sees now.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remembered: Vec<Vec<TownSetup>>,
+    /// Dark, Independent exploration: the latest battle or bombardment, whose sides hear
+    /// of its dice wherever it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_fight: Option<crate::rules::fog::Fight>,
 }
 
 impl Setup {
@@ -396,6 +408,9 @@ impl Setup {
             doomsday: false,
             next_unit: None,
             outcome: None,
+            explored: vec![],
+            remembered: vec![],
+            last_fight: None,
         }
     }
 }
@@ -431,6 +446,8 @@ pub struct Viktory {
     /// Cache: per hex, a bit per seat with units there (cargo excluded). Rebuilt by
     /// [`Viktory::refresh_occupancy`] whenever units move, appear or leave.
     pub(crate) occupancy: Grid<u8>,
+    /// Dark and Independent exploration: what each seat knows and sees.
+    pub(crate) fog: Option<Box<crate::rules::fog::Fog>>,
 }
 
 impl TryFrom<Setup> for Viktory {
@@ -549,7 +566,8 @@ impl Viktory {
                 Some(_) => towns.push((t.hex, town)),
             }
         }
-        for t in &setup.towns {
+        // H-24: in the dark a town can be built next to one its builder could not see.
+        for t in setup.towns.iter().filter(|_| !setup.rules.dark) {
             for nb in t.hex.neighbors() {
                 if setup.towns.iter().any(|o| o.hex == nb) && nb < t.hex {
                     p.push(Problem::with_rule(
@@ -790,13 +808,20 @@ impl Viktory {
             next_unit,
             outcome: setup.outcome.clone(),
             occupancy: Grid::from_board(&board, 0),
+            fog: None,
         };
+        crate::rules::fog::from_setup(&mut state, setup, &mut p);
+        if !p.is_empty() {
+            return Err(SetupErrors(p));
+        }
         state.refresh_occupancy();
+        crate::rules::fog::refresh(&mut state);
         // A hand-made position may stop where no decision is due (a battle step whose
         // casualties choose themselves, a phase with nothing to do): let the turn run on
         // to the next real decision, as after any action. Reachable states are settled
         // already, so this changes nothing for them.
         crate::rules::sequence::advance(&mut state, &mut Vec::new());
+        crate::rules::fog::refresh(&mut state);
         state.check_playable()?;
         Ok(state)
     }
@@ -835,7 +860,7 @@ impl Viktory {
         for &(hex, town) in &self.towns {
             towns.push(TownSetup { hex, town });
         }
-        Setup {
+        let mut setup = Setup {
             rules: self.rules.clone(),
             tiles,
             bank: Some(self.bank),
@@ -854,7 +879,12 @@ impl Viktory {
             doomsday: self.doomsday,
             next_unit: Some(self.next_unit),
             outcome: self.outcome.clone(),
-        }
+            explored: vec![],
+            remembered: vec![],
+            last_fight: None,
+        };
+        crate::rules::fog::to_setup(self, &mut setup);
+        setup
     }
 
     // ----- read accessors -----
@@ -1025,11 +1055,14 @@ impl Viktory {
     pub fn verify_caches(&self) -> Result<(), String> {
         let mut fresh = self.clone();
         fresh.refresh_occupancy();
-        if fresh.occupancy == self.occupancy {
-            Ok(())
-        } else {
-            Err("the occupancy cache is stale".into())
+        if fresh.occupancy != self.occupancy {
+            return Err("the occupancy cache is stale".into());
         }
+        crate::rules::fog::refresh(&mut fresh);
+        if fresh.fog != self.fog {
+            return Err("the fog cache is stale".into());
+        }
+        Ok(())
     }
 
     /// Whether `hex` is an enemy hex for `seat`: enemy units, or an enemy town or city.

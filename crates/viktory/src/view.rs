@@ -1,12 +1,14 @@
 //! What a seat sees. In the classic rules everything on the table is public except the
 //! face-down tiles, which the state never holds: a tile's terrain is drawn from the bank
 //! only when it is revealed, so no view can leak it. With map customization the
-//! tiles drawn and not yet laid are seen only by their drawer.
+//! tiles drawn and not yet laid are seen only by their drawer. With the online Dark and
+//! Independent exploration options a seat sees only what [`crate::rules::fog`] lets it.
 
 use engine::{Seat, ToMove};
+use hexmap::{Board, Hex};
 use serde::{Deserialize, Serialize};
 
-use crate::rules::sequence;
+use crate::rules::{fog, sequence};
 use crate::state::{Setup, Viktory};
 
 /// One seat's (or a spectator's) view of the game.
@@ -16,13 +18,17 @@ pub struct View {
     pub seat: Option<Seat>,
     /// Who must decide now.
     pub to_move: ToMove,
-    /// Each seat's empire points (5.3).
-    pub scores: Vec<u16>,
+    /// Each seat's empire points (5.3); `None` where the seat cannot know them (Dark).
+    pub scores: Vec<Option<u16>>,
     /// The position as the seat may see it.
     pub position: Setup,
     /// Colorblind (online rules): show every other seat as the same enemy.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub colorblind: bool,
+    /// Dark: the hexes this seat sees into now (elsewhere it sees no enemy units, and
+    /// enemy towns only as remembered).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sight: Option<Vec<Hex>>,
 }
 
 /// The view of `seat`.
@@ -37,11 +43,20 @@ pub fn view(s: &Viktory, seat: Option<Seat>) -> View {
         }
         position.bank = Some(bank);
     }
+    fog::redact(s, seat, &mut position);
+    let dark = s.rules.dark;
     View {
         seat,
         to_move: sequence::to_move(s),
-        scores: (0..s.rules.players).map(|p| s.score(Seat(p))).collect(),
+        scores: (0..s.rules.players)
+            .map(Seat)
+            .map(|p| (!dark || seat == Some(p)).then(|| s.score(p)))
+            .collect(),
         colorblind: s.rules.colorblind,
+        sight: match seat {
+            Some(q) if dark => Some(s.board.hexes().filter(|&h| fog::sees(s, q, h)).collect()),
+            _ => None,
+        },
         position,
     }
 }

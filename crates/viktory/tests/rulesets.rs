@@ -53,8 +53,11 @@ fn r1_viktory1_player_counts() {
     assert_eq!(err.0[0].code, "players");
     assert!(new_game("classic", 5, "{}").is_ok());
     assert!(new_game("expansion", 8, "{}").is_ok());
-    let err = new_game("online", 2, "{}").unwrap_err();
-    assert!(err.0[0].message.contains("not implemented yet"), "{err}");
+    assert!(new_game("online", 8, "{}").is_ok());
+    let err = new_game("online", 9, "{}").unwrap_err();
+    assert_eq!(err.0[0].code, "players");
+    let err = new_game("modern", 2, "{}").unwrap_err();
+    assert_eq!(err.0[0].code, "unknown_preset");
 }
 
 /// 15.2: the original VIKTORY and the no-exploration variant turn every tile

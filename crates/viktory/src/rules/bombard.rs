@@ -7,7 +7,7 @@ use hexmap::Hex;
 use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
-use crate::rules::{casualties, movement};
+use crate::rules::{casualties, fog, movement};
 use crate::state::{Bombardment, Viktory};
 use crate::unit::{UnitId, UnitKind};
 
@@ -16,8 +16,9 @@ use crate::unit::{UnitId, UnitKind};
 /// Under 15.1 (terrain leveling) forests and mountains no longer block; towns and
 /// cities still do.
 fn blocks(s: &Viktory, hex: Hex) -> bool {
-    s.town(hex).is_some()
-        || match s.terrain(hex) {
+    let seat = s.turn.active;
+    fog::known_town(s, seat, hex).is_some()
+        || match fog::known_terrain(s, seat, hex) {
             None => true,
             Some(t) => t.is_slow() && !s.rules.terrain_leveling,
         }
@@ -106,6 +107,13 @@ pub fn check(s: &Viktory, unit: UnitId, target: Hex) -> Result<(), RuleError> {
             "range",
             "11.0",
             format!("{target} is not 1 to {} hexes away", s.rules.bombard_range),
+        );
+    }
+    if !fog::sees(s, u.owner, target) {
+        return refuse(
+            "not_in_sight",
+            "Dark",
+            format!("you cannot see into {target}"),
         );
     }
     if target_owner(s, target, u.owner).is_none() {

@@ -5,7 +5,7 @@ use hexmap::Hex;
 
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
-use crate::rules::{exploration, sequence};
+use crate::rules::{exploration, fog, sequence};
 use crate::state::{Town, Viktory};
 
 /// Rule 7.1: building needs the capital held at the start of the turn.
@@ -27,12 +27,19 @@ pub fn within_reach_of_own_town(s: &Viktory, hex: Hex) -> bool {
     let seat = s.turn.active;
     s.towns()
         .filter(|(h, t)| t.owner == seat && (2..=3).contains(&h.distance(hex)))
-        .any(|(h, _)| crate::rules::movement::short_path(h, hex, |x| s.revealed(x)))
+        .any(|(h, _)| crate::rules::movement::short_path(h, hex, |x| fog::explored(s, seat, x)))
 }
 
 /// Rule 7.21, 7.22, R-7: where a new town may be built.
 pub fn check_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
     check_capital_held(s)?;
+    if !fog::sees(s, s.turn.active, hex) {
+        return refuse(
+            "not_in_sight",
+            "Dark",
+            format!("in the dark, towns are built only where you can see; you cannot see {hex}"),
+        );
+    }
     check_site(s, hex, None)?;
     check_no_enemy_adjacent(s, hex)?;
     if !within_reach_of_own_town(s, hex) {
@@ -47,9 +54,10 @@ pub fn check_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
 
 /// Rule 7.21, 7.22: a town may stand on `hex`: explored land, free of towns on and
 /// around it (but for the town being moved from `moving_from`, 15.5) and of other
-/// players' units.
+/// players' units. In the dark, by what the builder sees and remembers (H-24).
 pub(crate) fn check_site(s: &Viktory, hex: Hex, moving_from: Option<Hex>) -> Result<(), RuleError> {
-    match s.terrain(hex) {
+    let seat = s.turn.active;
+    match fog::known_terrain(s, seat, hex) {
         None => {
             return refuse(
                 "not_explored",
@@ -70,7 +78,7 @@ pub(crate) fn check_site(s: &Viktory, hex: Hex, moving_from: Option<Hex>) -> Res
     if hex
         .neighbors()
         .iter()
-        .any(|&n| Some(n) != moving_from && s.town(n).is_some())
+        .any(|&n| Some(n) != moving_from && fog::known_town(s, seat, n).is_some())
     {
         return refuse(
             "town_adjacent",
@@ -78,7 +86,7 @@ pub(crate) fn check_site(s: &Viktory, hex: Hex, moving_from: Option<Hex>) -> Res
             format!("{hex} is next to a town or city"),
         );
     }
-    if s.enemy_units_at(hex, s.turn.active) {
+    if fog::sees_enemy_units(s, seat, hex) {
         return refuse(
             "enemy_units",
             "7.22",
@@ -95,7 +103,7 @@ fn check_no_enemy_adjacent(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
         && hex
             .neighbors()
             .iter()
-            .any(|&n| s.enemy_units_at(n, s.turn.active))
+            .any(|&n| fog::sees_enemy_units(s, s.turn.active, n))
     {
         return refuse(
             "enemy_adjacent",
@@ -154,7 +162,7 @@ pub fn found_town(s: &mut Viktory, hex: Hex, capital: bool, ev: &mut Vec<Event>)
     } else {
         Event::TownBuilt { seat, hex }
     });
-    exploration::town_built(s, hex);
+    exploration::town_built(s, hex, ev);
     gain(s, seat, hex, false, ev);
 }
 
@@ -165,7 +173,7 @@ pub fn apply_city(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
         t.city = true;
     }
     ev.push(Event::CityBuilt { seat, hex });
-    exploration::city_built(s, hex);
+    exploration::city_built(s, hex, ev);
     gain(s, seat, hex, true, ev);
     spend(s, city_cost(s), ev);
 }
@@ -258,9 +266,9 @@ pub fn apply_relocate(s: &mut Viktory, from: Hex, to: Hex, ev: &mut Vec<Event>) 
     s.turn.built = Some(to);
     ev.push(Event::TownRelocated { seat, from, to });
     if town.city {
-        exploration::city_rebuilt(s, to);
+        exploration::city_rebuilt(s, to, ev);
     } else {
-        exploration::town_built(s, to);
+        exploration::town_built(s, to, ev);
     }
     let new_terrain = s.terrain(to).unwrap_or(crate::board::Terrain::Plains);
     for kind in s

@@ -19,6 +19,7 @@ pub fn capture(s: &mut Viktory, hex: Hex, winner: Seat, loser: Seat, ev: &mut Ve
     if let Some(t) = s.town_mut(hex) {
         t.owner = winner;
     }
+    crate::rules::fog::note_capture(s, hex, loser);
     ev.push(Event::Captured {
         hex,
         from: loser,

@@ -121,6 +121,7 @@ pub fn apply_arrange(s: &mut Viktory, hex: Hex, terrain: Terrain, ev: &mut Vec<E
     }
     s.reveals.retain(|&h| h != hex);
     s.cell_mut(hex).terrain = Some(terrain);
+    crate::rules::fog::mark_explored(s, hex);
     ev.push(Event::Revealed { hex, terrain });
     if s.reveals.is_empty() {
         s.redraw_offered = false;

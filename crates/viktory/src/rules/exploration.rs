@@ -9,13 +9,20 @@ use hexmap::Hex;
 use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
+use crate::rules::fog;
 use crate::state::{Balance, Viktory};
 
 /// Queues every face-down hex of `hexes` for revealing, in order, once each; returns
-/// the hexes newly queued.
-pub fn queue(s: &mut Viktory, hexes: impl IntoIterator<Item = Hex>) -> Vec<Hex> {
+/// the hexes newly queued. With independent exploration a hex laid already by someone
+/// else is explored by the active seat at once (H-23).
+pub fn queue(
+    s: &mut Viktory,
+    hexes: impl IntoIterator<Item = Hex>,
+    ev: &mut Vec<Event>,
+) -> Vec<Hex> {
     let mut new = Vec::new();
     for h in hexes {
+        fog::explore_laid(s, h, ev);
         if s.cell(h).is_some_and(|c| c.terrain.is_none()) && !s.reveals.contains(&h) {
             s.reveals.push(h);
             new.push(h);
@@ -25,8 +32,8 @@ pub fn queue(s: &mut Viktory, hexes: impl IntoIterator<Item = Hex>) -> Vec<Hex> 
 }
 
 /// One act of building (7.3) or movement (9.2) exploration, by the active player.
-fn act(s: &mut Viktory, hexes: impl IntoIterator<Item = Hex>) {
-    let new = queue(s, hexes);
+fn act(s: &mut Viktory, hexes: impl IntoIterator<Item = Hex>, ev: &mut Vec<Event>) {
+    let new = queue(s, hexes, ev);
     if s.rules.exploration_balancing && new.len() >= 2 {
         s.balance = Some(Balance {
             seat: s.turn.active,
@@ -37,28 +44,28 @@ fn act(s: &mut Viktory, hexes: impl IntoIterator<Item = Hex>) {
 }
 
 /// Rule 9.2: a unit entering `hex` reveals the tiles in all adjacent hexes.
-pub fn unit_entered(s: &mut Viktory, hex: Hex) {
-    act(s, hex.neighbors());
+pub fn unit_entered(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
+    act(s, hex.neighbors(), ev);
 }
 
 /// Rule 7.3: a new town reveals the adjacent hexes.
-pub fn town_built(s: &mut Viktory, hex: Hex) {
-    act(s, hex.neighbors());
+pub fn town_built(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
+    act(s, hex.neighbors(), ev);
 }
 
 /// Rule 7.3: a new city reveals all hexes two hexes away.
-pub fn city_built(s: &mut Viktory, hex: Hex) {
-    act(s, hex.ring(2));
+pub fn city_built(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
+    act(s, hex.ring(2), ev);
 }
 
 /// A relocated city (15.5) explores as a new town and a new city at once (H-13).
-pub fn city_rebuilt(s: &mut Viktory, hex: Hex) {
-    act(s, hex.neighbors().into_iter().chain(hex.ring(2)));
+pub fn city_rebuilt(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
+    act(s, hex.neighbors().into_iter().chain(hex.ring(2)), ev);
 }
 
 /// A placed reserve unit reveals its neighbours (H-2); not an act of 15.3.
-pub fn unit_placed(s: &mut Viktory, hex: Hex) {
-    queue(s, hex.neighbors());
+pub fn unit_placed(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
+    queue(s, hex.neighbors(), ev);
 }
 
 /// Rule 15.3: the water hexes of the last act that its player may swap, once every
@@ -176,5 +183,6 @@ pub fn apply_reveal(s: &mut Viktory, hex: Hex, terrain: Terrain, ev: &mut Vec<Ev
     s.reveals.remove(0);
     *s.bank.get_mut(terrain) -= 1;
     s.cell_mut(hex).terrain = Some(terrain);
+    fog::mark_explored(s, hex);
     ev.push(Event::Revealed { hex, terrain });
 }

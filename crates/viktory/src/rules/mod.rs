@@ -7,6 +7,7 @@ pub mod capital;
 pub mod casualties;
 pub mod customization;
 pub mod exploration;
+pub mod fog;
 pub mod movement;
 pub mod naval;
 pub mod opening;

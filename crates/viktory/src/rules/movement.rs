@@ -179,7 +179,7 @@ pub fn check_mover(s: &Viktory, u: &Unit) -> Result<(), RuleError> {
 /// Rule 9.1–9.32, 12.2: whether a unit free to move may step (or take a road) to `to`.
 pub fn check_step(s: &Viktory, u: &Unit, to: Hex) -> Result<(), RuleError> {
     let seat = u.owner;
-    let Some(terrain) = s.terrain(to) else {
+    let Some(terrain) = crate::rules::fog::known_terrain(s, seat, to) else {
         return refuse("unexplored", "9.2", format!("{to} is not explored"));
     };
     let distance = u.hex.distance(to);
@@ -241,6 +241,13 @@ pub fn check_step(s: &Viktory, u: &Unit, to: Hex) -> Result<(), RuleError> {
     Ok(())
 }
 
+/// Whether a step of `u` to `to` ends its movement: an enemy hex (12.0), or slow
+/// terrain entered by land but not along a road (9.12).
+pub fn move_ends_at(s: &Viktory, u: &Unit, to: Hex) -> bool {
+    s.is_enemy_hex(to, u.owner)
+        || (u.kind.is_land() && u.hex.distance(to) == 1 && stops_in(s, u.owner, u.kind, to))
+}
+
 /// Moves the unit (cargo with it), reveals around the new hex, and ends its move where
 /// the rules say: slow terrain (9.12) and enemy hexes (12.0).
 pub fn apply_move(s: &mut Viktory, id: UnitId, to: Hex, ev: &mut Vec<Event>) {
@@ -282,5 +289,5 @@ pub fn apply_move(s: &mut Viktory, id: UnitId, to: Hex, ev: &mut Vec<Event>) {
         s.unit_mut(id).mp = 0;
         ev.push(Event::MovementEnded { unit: id });
     }
-    exploration::unit_entered(s, to);
+    exploration::unit_entered(s, to, ev);
 }

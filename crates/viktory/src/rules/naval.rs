@@ -175,5 +175,5 @@ pub fn apply_disembark(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Even
     if enemy && let Err(i) = s.turn.pending_battles.binary_search(&to) {
         s.turn.pending_battles.insert(i, to);
     }
-    exploration::unit_entered(s, to);
+    exploration::unit_entered(s, to, ev);
 }

@@ -38,7 +38,7 @@ fn begin(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
     s.turn.number = 0;
     s.turn.capital_candidates.clone_from(&group);
     ev.push(Event::TurnStarted { seat, turn: 0 });
-    exploration::queue(s, group);
+    exploration::queue(s, group, ev);
 }
 
 /// Whether `hex` may hold `seat`'s capital: a revealed land hex among the candidates,
@@ -235,6 +235,6 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
     }
     s.turn.capital_candidates.extend(frontier.iter().copied());
     s.turn.capital_candidates.sort();
-    exploration::queue(s, frontier);
+    exploration::queue(s, frontier, ev);
     true
 }

@@ -9,7 +9,7 @@ use hexmap::Hex;
 use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
-use crate::rules::{LostCapital, battle, exploration};
+use crate::rules::{LostCapital, battle, exploration, fog};
 use crate::state::{Placed, Viktory};
 use crate::unit::{Unit, UnitId, UnitKind};
 
@@ -46,14 +46,16 @@ pub fn put_on_map(
         kind,
         hex,
     });
-    exploration::unit_placed(s, hex);
+    exploration::unit_placed(s, hex, ev);
     id
 }
 
 /// Rule 13.3: the water hexes a frigate may be placed in through `town`: the adjacent
-/// water, or, if none, the nearest revealed water hexes.
+/// water, or, if none, the nearest revealed water hexes (that the player explored,
+/// H-23).
 pub fn frigate_hexes(s: &Viktory, town: Hex) -> Vec<Hex> {
-    let water = |h: &Hex| s.terrain(*h) == Some(Terrain::Water);
+    let seat = s.turn.active;
+    let water = |h: &Hex| fog::known_terrain(s, seat, *h) == Some(Terrain::Water);
     let adjacent: Vec<Hex> = town.neighbors().into_iter().filter(water).collect();
     if !adjacent.is_empty() {
         let mut a = adjacent;
@@ -97,7 +99,7 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
     let capital = t.capital_of == Some(seat);
     let held = s.holds_capital(seat);
     if frigate {
-        if s.terrain(to) != Some(Terrain::Water) {
+        if fog::known_terrain(s, seat, to) != Some(Terrain::Water) {
             return refuse(
                 "not_water",
                 "13.3",
@@ -218,9 +220,9 @@ fn candidates(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
             if kind == UnitKind::Frigate {
                 let mut hexes = frigate_hexes(s, town);
                 hexes.extend(
-                    town.neighbors()
-                        .into_iter()
-                        .filter(|h| s.terrain(*h) == Some(Terrain::Water)),
+                    town.neighbors().into_iter().filter(|h| {
+                        fog::known_terrain(s, s.turn.active, *h) == Some(Terrain::Water)
+                    }),
                 );
                 hexes.sort();
                 hexes.dedup();

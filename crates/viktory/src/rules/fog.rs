@@ -1,0 +1,616 @@
+//! Online rules, "Dark" and "Independent exploration": what each seat can see.
+//!
+//! - **Independent exploration** (H-23): the map is one map, but each seat knows only
+//!   the tiles it explored itself. A tile is laid by the first seat to reveal its hex
+//!   (drawn, or arranged with map customization); a seat reaching a hex someone else laid
+//!   explores it at once, with no draw. A seat sees no units or towns on tiles it has
+//!   not explored.
+//! - **Dark**: a seat sees into the hexes next to its units and towns, two hexes around
+//!   its cities and its capital, and on its own turn (before and while moving) every hex
+//!   one of its units can move to plus one hex beyond. It remembers the enemy towns and
+//!   cities in dark hexes as it last saw them. Every rule a seat applies when it decides
+//!   is judged on what it sees (H-24).
+//!
+//! Visibility is a cache in the state, recomputed after every action ([`refresh`]); the
+//! explored tiles, the remembered towns and the last fight are state.
+
+use engine::Seat;
+use hexmap::{Board, Grid, Hex};
+use serde::{Deserialize, Serialize};
+
+use crate::board::Terrain;
+use crate::event::Event;
+use crate::rules::movement;
+use crate::state::{Setup, Stage, Town, TownSetup, Viktory};
+use crate::unit::Unit;
+
+/// The hex and the two sides of the latest battle or bombardment: its dice and losses
+/// are told to both sides even when the hex drops out of their sight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fight {
+    /// Where.
+    pub hex: Hex,
+    /// Attacker and defender.
+    pub sides: [Seat; 2],
+}
+
+/// What the fog options keep per seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fog {
+    /// Independent exploration: per hex, a bit per seat that explored it.
+    pub(crate) explored: Grid<u8>,
+    /// Dark: per seat, the other players' towns and cities as last seen, by hex.
+    pub(crate) memory: Vec<Vec<(Hex, Town)>>,
+    /// Cache: per hex, a bit per seat that sees into it now.
+    pub(crate) visible: Grid<u8>,
+    /// The latest battle or bombardment.
+    pub(crate) fight: Option<Fight>,
+}
+
+fn bit(seat: Seat) -> u8 {
+    1u8 << seat.0
+}
+
+/// Whether any fog option is on.
+pub fn on(s: &Viktory) -> bool {
+    s.fog.is_some()
+}
+
+/// Whether `seat` knows the tile at `hex` (always, without independent exploration,
+/// once it is revealed; the perimeter is known water).
+pub fn explored(s: &Viktory, seat: Seat, hex: Hex) -> bool {
+    match &s.fog {
+        Some(f) if s.rules.independent_exploration => {
+            s.board.is_perimeter(hex)
+                || f.explored
+                    .get_hex(&s.board, hex)
+                    .is_some_and(|b| b & bit(seat) != 0)
+        }
+        _ => s.revealed(hex),
+    }
+}
+
+/// The terrain at `hex` as `seat` knows it.
+pub fn known_terrain(s: &Viktory, seat: Seat, hex: Hex) -> Option<Terrain> {
+    if explored(s, seat, hex) {
+        s.terrain(hex)
+    } else {
+        None
+    }
+}
+
+/// Whether `seat` sees into `hex` now (its units and towns).
+pub fn sees(s: &Viktory, seat: Seat, hex: Hex) -> bool {
+    match &s.fog {
+        Some(f) => f
+            .visible
+            .get_hex(&s.board, hex)
+            .is_some_and(|b| b & bit(seat) != 0),
+        None => true,
+    }
+}
+
+/// Whether `seat` sees other players' units at `hex`.
+pub fn sees_enemy_units(s: &Viktory, seat: Seat, hex: Hex) -> bool {
+    s.enemy_units_at(hex, seat) && sees(s, seat, hex)
+}
+
+/// The town or city at `hex` as `seat` knows it: its own, one it sees, or one it
+/// remembers (Dark).
+pub fn known_town(s: &Viktory, seat: Seat, hex: Hex) -> Option<Town> {
+    let Some(f) = &s.fog else {
+        return s.town(hex);
+    };
+    match s.town(hex) {
+        Some(t) if t.owner == seat => Some(t),
+        t if sees(s, seat, hex) => t,
+        _ if s.rules.dark => f.memory[seat.index()]
+            .binary_search_by_key(&hex, |(h, _)| *h)
+            .ok()
+            .map(|i| f.memory[seat.index()][i].1),
+        _ => None,
+    }
+}
+
+/// A fresh fog for these rules (`None` when both options are off): nothing explored,
+/// nothing remembered.
+pub(crate) fn new(s: &Viktory) -> Option<Box<Fog>> {
+    (s.rules.dark || s.rules.independent_exploration).then(|| {
+        Box::new(Fog {
+            explored: Grid::from_board(&s.board, 0),
+            memory: vec![Vec::new(); usize::from(s.rules.players)],
+            visible: Grid::from_board(&s.board, 0),
+            fight: None,
+        })
+    })
+}
+
+/// Independent exploration: the active seat now knows the tile at `hex`.
+pub(crate) fn mark_explored(s: &mut Viktory, hex: Hex) {
+    let seat = s.turn.active;
+    let board = s.board;
+    if let Some(b) = s
+        .fog
+        .as_mut()
+        .and_then(|f| f.explored.get_hex_mut(&board, hex))
+    {
+        *b |= bit(seat);
+    }
+}
+
+/// Independent exploration: the active seat's act reaches `hex`, laid already by
+/// someone else; it explores it at once. Returns whether it was new to the seat.
+pub(crate) fn explore_laid(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) -> bool {
+    let seat = s.turn.active;
+    if !s.rules.independent_exploration || explored(s, seat, hex) {
+        return false;
+    }
+    let Some(terrain) = s.terrain(hex) else {
+        return false;
+    };
+    mark_explored(s, hex);
+    ev.push(Event::Explored { seat, hex, terrain });
+    true
+}
+
+/// A capture: the loser knows who holds his former town now, wherever it is.
+pub(crate) fn note_capture(s: &mut Viktory, hex: Hex, loser: Seat) {
+    let Some(town) = s.town(hex) else { return };
+    if let Some(f) = s.fog.as_mut() {
+        remember(&mut f.memory[loser.index()], hex, Some(town));
+    }
+}
+
+fn remember(memory: &mut Vec<(Hex, Town)>, hex: Hex, town: Option<Town>) {
+    match (memory.binary_search_by_key(&hex, |(h, _)| *h), town) {
+        (Ok(i), Some(t)) => memory[i].1 = t,
+        (Ok(i), None) => {
+            memory.remove(i);
+        }
+        (Err(i), Some(t)) => memory.insert(i, (hex, t)),
+        (Err(_), None) => {}
+    }
+}
+
+/// Recomputes what every seat sees, and (Dark) what it remembers. Runs after every
+/// action and when a state is loaded.
+pub(crate) fn refresh(s: &mut Viktory) {
+    let Some(mut fog) = s.fog.take() else { return };
+    for b in &mut fog.visible {
+        *b = 0;
+    }
+    for seat in (0..s.rules.players).map(Seat) {
+        let m = bit(seat);
+        if s.rules.dark {
+            for hex in dark_sight(s, seat) {
+                if let Some(b) = fog.visible.get_hex_mut(&s.board, hex) {
+                    *b |= m;
+                }
+            }
+        } else {
+            for b in &mut fog.visible {
+                *b |= m;
+            }
+        }
+        if s.rules.independent_exploration {
+            for (i, b) in fog.visible.iter_mut().enumerate() {
+                let hex = s.board.hex_at(i).expect("dense grid");
+                let known =
+                    s.board.is_perimeter(hex) || fog.explored.get(i).is_some_and(|e| e & m != 0);
+                if !known {
+                    *b &= !m;
+                }
+            }
+        }
+        if s.rules.dark {
+            let memory = &mut fog.memory[seat.index()];
+            for (i, b) in fog.visible.iter().enumerate() {
+                if b & m != 0 {
+                    let hex = s.board.hex_at(i).expect("dense grid");
+                    remember(memory, hex, s.town(hex).filter(|t| t.owner != seat));
+                }
+            }
+        }
+    }
+    if let Some(b) = &s.battle {
+        fog.fight = Some(Fight {
+            hex: b.hex,
+            sides: [b.attacker, b.defender],
+        });
+    } else if let Some(b) = &s.bombard {
+        fog.fight = Some(Fight {
+            hex: b.target,
+            sides: [b.attacker, b.defender],
+        });
+    }
+    s.fog = Some(fog);
+}
+
+/// Dark: the hexes `seat` sees into.
+fn dark_sight(s: &Viktory, seat: Seat) -> Vec<Hex> {
+    let mut out = Vec::new();
+    for u in s.units.iter().filter(|u| u.owner == seat) {
+        out.push(u.hex);
+        out.extend(u.hex.neighbors());
+    }
+    for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
+        out.push(hex);
+        out.extend(hex.neighbors());
+        if t.city || t.capital_of == Some(seat) {
+            out.extend(hex.ring(2));
+        }
+    }
+    let moving_now = s.turn.active == seat
+        && (s.turn.stage == Stage::Move
+            || (s.turn.stage == Stage::Build && !s.rules.build_after_moving));
+    if moving_now {
+        for hex in reach(s, seat) {
+            out.push(hex);
+            out.extend(hex.neighbors());
+        }
+    }
+    out
+}
+
+/// Dark: every hex one of `seat`'s units could move to this turn, by the movement rules
+/// (each step checked as a move would be), through the hexes the seat knows.
+fn reach(s: &Viktory, seat: Seat) -> Vec<Hex> {
+    let mut out: Vec<Hex> = Vec::new();
+    for u in s
+        .units
+        .iter()
+        .filter(|u| u.owner == seat && movement::check_mover(s, u).is_ok())
+    {
+        // Best movement left on arrival, per hex reached.
+        let mut best: Vec<(Hex, u8)> = vec![(u.hex, u.mp)];
+        let mut frontier = vec![(u.hex, u.mp)];
+        while let Some((hex, mp)) = frontier.pop() {
+            let probe = Unit {
+                hex,
+                mp,
+                ..u.clone()
+            };
+            let roads = s
+                .towns()
+                .filter(|(h, t)| t.owner == seat && (2..=3).contains(&h.distance(hex)))
+                .map(|(h, _)| h);
+            for to in hex.neighbors().into_iter().chain(roads) {
+                if movement::check_step(s, &probe, to).is_err() {
+                    continue;
+                }
+                let left = if movement::move_ends_at(s, &probe, to) {
+                    0
+                } else {
+                    mp - 1
+                };
+                match best.iter_mut().find(|(h, _)| *h == to) {
+                    Some((_, m)) if *m >= left => continue,
+                    Some((_, m)) => *m = left,
+                    None => best.push((to, left)),
+                }
+                if left > 0 {
+                    frontier.push((to, left));
+                }
+            }
+        }
+        out.extend(best.into_iter().map(|(h, _)| h));
+    }
+    out
+}
+
+/// The position as `seat` (or a spectator) may see it.
+pub(crate) fn redact(s: &Viktory, seat: Option<Seat>, p: &mut Setup) {
+    let Some(fog) = &s.fog else { return };
+    let players = s.rules.players;
+    let all =
+        |hex: Hex, pred: &dyn Fn(Seat, Hex) -> bool| (0..players).map(Seat).all(|q| pred(q, hex));
+    let knows = |hex: Hex| match seat {
+        Some(q) => explored(s, q, hex),
+        None => all(hex, &|q, h| explored(s, q, h)),
+    };
+    let seen = |hex: Hex| match seat {
+        Some(q) => sees(s, q, hex),
+        None => all(hex, &|q, h| sees(s, q, h)),
+    };
+    let mine = |owner: Seat| seat == Some(owner);
+    if s.rules.independent_exploration {
+        p.tiles.retain(|t| knows(t.hex));
+        let mut bank = s.rules.bank();
+        for t in &p.tiles {
+            let b = bank.get_mut(t.terrain);
+            *b = b.saturating_sub(1);
+        }
+        for t in &p.drawn {
+            let b = bank.get_mut(*t);
+            *b = b.saturating_sub(1);
+        }
+        p.bank = Some(bank);
+        if seat != Some(s.turn.active) {
+            p.reveals.clear();
+            p.turn.capital_candidates.retain(|&h| knows(h));
+        }
+        if p.balance.as_ref().is_some_and(|b| seat != Some(b.seat)) {
+            p.balance = None;
+        }
+    }
+    p.units.retain(|u| mine(u.owner) || seen(u.hex));
+    p.towns = s
+        .towns()
+        .filter(|&(hex, t)| mine(t.owner) || seen(hex))
+        .map(|(hex, town)| TownSetup { hex, town })
+        .collect();
+    if let (true, Some(q)) = (s.rules.dark, seat) {
+        for &(hex, town) in &fog.memory[q.index()] {
+            if !seen(hex) {
+                p.towns.push(TownSetup { hex, town });
+            }
+        }
+        p.towns.sort_by_key(|t| t.hex);
+    }
+    if s.rules.dark {
+        for (i, pl) in p.players.iter_mut().enumerate() {
+            if seat.is_none_or(|q| q.index() != i) {
+                pl.reserve = crate::unit::Reserve::default();
+            }
+        }
+        p.next_unit = None;
+    }
+    if seat != Some(s.turn.active) {
+        let t = &mut p.turn;
+        t.started_here.retain(|&h| seen(h));
+        t.battle_hexes.retain(|&h| seen(h));
+        t.pending_battles.retain(|&h| seen(h));
+        t.placement_battles.retain(|&h| seen(h));
+        t.placed.retain(|pl| seen(pl.town));
+        t.built = t.built.filter(|&h| seen(h));
+        t.moving = t.moving.filter(|&id| p.units.iter().any(|u| u.id == id));
+    }
+    let party = |sides: [Seat; 2]| seat.is_some_and(|q| sides.contains(&q));
+    if p.battle
+        .as_ref()
+        .is_some_and(|b| !party([b.attacker, b.defender]) && !seen(b.hex))
+    {
+        p.battle = None;
+    }
+    if p.bombard
+        .as_ref()
+        .is_some_and(|b| !party([b.attacker, b.defender]) && !seen(b.target))
+    {
+        p.bombard = None;
+    }
+    if p.capture
+        .as_ref()
+        .is_some_and(|c| !mine(c.loser) && !mine(s.turn.active) && !seen(c.hex))
+    {
+        p.capture = None;
+    }
+    p.explored = match seat {
+        Some(q) if s.rules.independent_exploration => (0..players)
+            .map(|i| {
+                if i == q.0 {
+                    explored_list(s, fog, Seat(i))
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    p.remembered = match seat {
+        Some(q) if s.rules.dark => (0..players)
+            .map(|i| {
+                if i == q.0 {
+                    memory_list(fog, Seat(i))
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    p.last_fight = match (fog.fight, seat) {
+        (Some(fight), Some(q)) if fight.sides.contains(&q) || seen(fight.hex) => Some(fight),
+        _ => None,
+    };
+}
+
+/// The interior hexes `seat` explored, in hex order.
+fn explored_list(s: &Viktory, f: &Fog, seat: Seat) -> Vec<Hex> {
+    let mut v: Vec<Hex> = f
+        .explored
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| *b & bit(seat) != 0)
+        .map(|(i, _)| s.board.hex_at(i).expect("dense grid"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn memory_list(f: &Fog, seat: Seat) -> Vec<TownSetup> {
+    f.memory[seat.index()]
+        .iter()
+        .map(|&(hex, town)| TownSetup { hex, town })
+        .collect()
+}
+
+/// The fog part of a state's setup: explored tiles, remembered towns, the last fight.
+pub(crate) fn to_setup(s: &Viktory, p: &mut Setup) {
+    let Some(f) = &s.fog else { return };
+    let n = s.rules.players;
+    if s.rules.independent_exploration {
+        p.explored = (0..n).map(|i| explored_list(s, f, Seat(i))).collect();
+    }
+    if s.rules.dark {
+        p.remembered = (0..n).map(|i| memory_list(f, Seat(i))).collect();
+    }
+    p.last_fight = f.fight;
+}
+
+/// Reads the fog part of a setup into a state, reporting problems. An empty `explored`
+/// means every revealed tile is known to every seat (a hand-made position); an empty
+/// `remembered` starts memory from what each seat sees now.
+pub(crate) fn from_setup(s: &mut Viktory, p: &Setup, problems: &mut Vec<engine::Problem>) {
+    use engine::Problem;
+    let n = usize::from(s.rules.players);
+    let Some(mut fog) = new(s) else {
+        if !p.explored.is_empty() || !p.remembered.is_empty() || p.last_fight.is_some() {
+            problems.push(Problem::new(
+                "fog",
+                "explored, remembered and last_fight belong to games with dark or independent_exploration",
+            ));
+        }
+        return;
+    };
+    if s.rules.independent_exploration {
+        if p.explored.is_empty() {
+            for (i, b) in fog.explored.iter_mut().enumerate() {
+                let hex = s.board.hex_at(i).expect("dense grid");
+                if s.revealed(hex) && !s.board.is_perimeter(hex) {
+                    *b = u8::MAX;
+                }
+            }
+        } else if p.explored.len() != n {
+            problems.push(Problem::new(
+                "explored",
+                format!("explored lists {} seats for {n} players", p.explored.len()),
+            ));
+        } else {
+            for (q, hexes) in p.explored.iter().enumerate() {
+                for &hex in hexes {
+                    match fog.explored.get_hex_mut(&s.board, hex) {
+                        Some(b) if s.revealed(hex) => *b |= 1 << q,
+                        _ => problems.push(Problem::new(
+                            "explored",
+                            format!(
+                                "{} explored {hex}, which is not a revealed tile",
+                                Seat(q as u8)
+                            ),
+                        )),
+                    }
+                }
+            }
+        }
+    }
+    if s.rules.dark && !p.remembered.is_empty() {
+        if p.remembered.len() == n {
+            for (q, towns) in p.remembered.iter().enumerate() {
+                for t in towns {
+                    if !s.board.contains(t.hex) || t.town.owner.index() >= n {
+                        problems.push(Problem::new(
+                            "remembered",
+                            format!(
+                                "{} remembers a town at {} that cannot exist",
+                                Seat(q as u8),
+                                t.hex
+                            ),
+                        ));
+                    } else {
+                        remember(&mut fog.memory[q], t.hex, Some(t.town));
+                    }
+                }
+            }
+        } else {
+            problems.push(Problem::new(
+                "remembered",
+                format!(
+                    "remembered lists {} seats for {n} players",
+                    p.remembered.len()
+                ),
+            ));
+        }
+    }
+    if let Some(fight) = p.last_fight {
+        if s.board.contains(fight.hex) && fight.sides.iter().all(|q| q.index() < n) {
+            fog.fight = Some(fight);
+        } else {
+            problems.push(Problem::new(
+                "last_fight",
+                "the last fight names a seat or hex that does not exist",
+            ));
+        }
+    }
+    s.fog = Some(fog);
+}
+
+/// The form of `event` that `seat` may hear of (`s`: the state after the action).
+pub(crate) fn event_for(s: &Viktory, event: &Event, seat: Option<Seat>) -> Option<Event> {
+    let f = s.fog.as_ref()?;
+    let n = s.rules.players;
+    let seen = |hex: Hex| match seat {
+        Some(q) => sees(s, q, hex),
+        None => (0..n).all(|q| sees(s, Seat(q), hex)),
+    };
+    let knows = |hex: Hex| match seat {
+        Some(q) => explored(s, q, hex),
+        None => (0..n).all(|q| explored(s, Seat(q), hex)),
+    };
+    let is = |q: Seat| seat == Some(q);
+    let owner_of = |id| s.unit(id).map(|u| u.owner);
+    let unit_seen = |id| s.unit(id).is_some_and(|u| is(u.owner) || seen(u.hex));
+    let fight_seen = f
+        .fight
+        .is_some_and(|fight| fight.sides.iter().any(|&q| is(q)) || seen(fight.hex));
+    let keep = match event {
+        Event::Revealed { hex, .. } | Event::Rebalanced { hex, .. } => knows(*hex),
+        Event::Explored { seat: q, .. } => is(*q),
+        Event::CapitalFounded { seat: q, hex }
+        | Event::TownBuilt { seat: q, hex }
+        | Event::CityBuilt { seat: q, hex }
+        | Event::UnitPlaced { seat: q, hex, .. } => is(*q) || seen(*hex),
+        Event::TownRelocated { seat: q, from, to } => is(*q) || seen(*from) || seen(*to),
+        Event::UnitGained { seat: q, .. } | Event::Disbanded { seat: q, .. } => {
+            is(*q) || !s.rules.dark
+        }
+        Event::Moved { unit, from, to, .. } => {
+            if owner_of(*unit).is_some_and(is) || (seen(*from) && seen(*to)) {
+                true
+            } else if seen(*to) {
+                return Some(Event::Appeared {
+                    unit: *unit,
+                    hex: *to,
+                });
+            } else if seen(*from) {
+                return Some(Event::Vanished {
+                    unit: *unit,
+                    hex: *from,
+                });
+            } else {
+                false
+            }
+        }
+        Event::MovementEnded { unit } | Event::Embarked { unit, .. } => unit_seen(*unit),
+        Event::Disembarked { unit, to } => owner_of(*unit).is_some_and(is) || seen(*to),
+        Event::Redeployed { unit, .. }
+        | Event::Appeared { unit, .. }
+        | Event::Vanished { unit, .. } => owner_of(*unit).is_some_and(is),
+        Event::Bombarded { unit, target } => unit_seen(*unit) || seen(*target) || fight_seen,
+        Event::DieRolled {
+            seat: q, purpose, ..
+        } => *purpose == crate::event::DiePurpose::Doomsday || is(*q) || fight_seen,
+        Event::UnitLost {
+            owner, chosen_by, ..
+        } => is(*owner) || is(*chosen_by) || fight_seen,
+        Event::BattleStarted {
+            hex,
+            attacker,
+            defender,
+        } => is(*attacker) || is(*defender) || seen(*hex),
+        Event::Retreated { to, .. } => fight_seen || seen(*to),
+        Event::BattleEnded { hex, .. } => fight_seen || seen(*hex),
+        Event::Captured { hex, from, to, .. } => is(*from) || is(*to) || seen(*hex),
+        Event::Drew { .. }
+        | Event::FirstPlayer { .. }
+        | Event::TurnStarted { .. }
+        | Event::PhaseStarted { .. }
+        | Event::WaterReturned { .. }
+        | Event::RoundStarted { .. }
+        | Event::Suppressed { .. }
+        | Event::LuckAveraged { .. }
+        | Event::DoomsdayStarted
+        | Event::DoomsdayMarked { .. }
+        | Event::Eliminated { .. }
+        | Event::GameOver { .. } => true,
+    };
+    keep.then(|| event.clone())
+}
