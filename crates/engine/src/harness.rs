@@ -134,8 +134,25 @@ fn round_trip<T: Serialize + DeserializeOwned + PartialEq + fmt::Debug>(
     if back == *value {
         Ok(())
     } else {
-        Err(format!("{what} changes in a serde round trip: {json}"))
+        Err(format!(
+            "{what} changes in a serde round trip ({}): {json}",
+            first_differences(value, &back)
+        ))
     }
+}
+
+/// The first lines that differ between the debug forms of two values: they point at the
+/// field that changed.
+fn first_differences<T: fmt::Debug>(a: &T, b: &T) -> String {
+    let (a, b) = (format!("{a:#?}"), format!("{b:#?}"));
+    let diff: Vec<String> = a
+        .lines()
+        .zip(b.lines())
+        .filter(|(x, y)| x != y)
+        .take(5)
+        .map(|(x, y)| format!("{} => {}", x.trim(), y.trim()))
+        .collect();
+    diff.join("; ")
 }
 
 impl<G: Game> Conformance<G> {
@@ -370,9 +387,11 @@ impl<G: Game> Conformance<G> {
                     continue;
                 };
                 report.hidden_checks += 1;
-                if variant.view(Some(seat)) != state.view(Some(seat)) {
+                let (seen, other) = (state.view(Some(seat)), variant.view(Some(seat)));
+                if seen != other {
                     return Err(format!(
-                        "{seat}'s view changes when only facts hidden from it change"
+                        "{seat}'s view changes when only facts hidden from it change ({})",
+                        first_differences(&seen, &other)
                     ));
                 }
                 if variant.to_move() != state.to_move() {

@@ -566,8 +566,9 @@ impl Viktory {
                 Some(_) => towns.push((t.hex, town)),
             }
         }
-        // H-24: in the dark a town can be built next to one its builder could not see.
-        for t in setup.towns.iter().filter(|_| !setup.rules.dark) {
+        // H-23, H-24: with fog a town can be built next to one its builder could not see.
+        let fog = setup.rules.dark || setup.rules.independent_exploration;
+        for t in setup.towns.iter().filter(|_| !fog) {
             for nb in t.hex.neighbors() {
                 if setup.towns.iter().any(|o| o.hex == nb) && nb < t.hex {
                     p.push(Problem::with_rule(

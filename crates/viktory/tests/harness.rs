@@ -4,6 +4,7 @@
 use engine::harness::{Conformance, Invariant};
 use engine::{Game, NewGame, Seat};
 use hexmap::Board;
+use viktory::rules::fog;
 use viktory::{Reserve, Terrain, UnitKind, Viktory};
 
 /// Units on the map plus reserve equal exactly what each player's towns and cities
@@ -62,8 +63,12 @@ fn terrain(s: &Viktory) -> Result<(), String> {
     Ok(())
 }
 
-/// No two towns or cities adjacent (7.21).
+/// No two towns or cities adjacent (7.21); with fog a builder may not see the neighbour
+/// (H-23, H-24).
 fn towns_apart(s: &Viktory) -> Result<(), String> {
+    if s.rules().dark || s.rules().independent_exploration {
+        return Ok(());
+    }
     let towns: Vec<_> = s.towns().map(|(h, _)| h).collect();
     for &a in &towns {
         if let Some(b) = towns.iter().find(|&&b| a.distance(b) == 1) {
@@ -100,7 +105,18 @@ fn hidden_tiles(s: &Viktory) -> Result<(), String> {
             }
         }
     }
-    let _ = Terrain::Water;
+    // Independent exploration (H-23): each player explored around his own units and
+    // towns (once the act's tiles are laid).
+    if s.rules().independent_exploration && s.pending_reveals().is_empty() {
+        let towns = s.towns().map(|(h, t)| (h, t.owner));
+        for (hex, owner) in s.units().iter().map(|u| (u.hex, u.owner)).chain(towns) {
+            for n in hex.neighbors() {
+                if board.contains(n) && !fog::explored(s, owner, n) {
+                    return Err(format!("{owner} has not explored {n}, next to its {hex}"));
+                }
+            }
+        }
+    }
     Ok(())
 }
 
@@ -510,4 +526,174 @@ fn expansion_7_players() {
 #[test]
 fn expansion_8_players() {
     run_preset("expansion", 8, 150, 8, 29);
+}
+
+/// Dark and Independent exploration: the same position with a fact hidden from `seat`
+/// changed: another player's unit moved between hexes `seat` cannot see, or a laid tile
+/// `seat` has not explored turned into another terrain from the pile. Facts the player
+/// to move knows are left alone: what he may do next (and so who moves next, which
+/// everyone sees) may depend on them.
+fn fog_variant(s: &Viktory, seat: Seat, rng: &mut engine::GameRng) -> Option<Viktory> {
+    let mover = match s.to_move() {
+        engine::ToMove::Seat(m) => m,
+        _ => s.turn().active,
+    };
+    fog_variant_for(s, seat, mover, rng)
+}
+
+fn fog_variant_for(
+    s: &Viktory,
+    seat: Seat,
+    mover: Seat,
+    rng: &mut engine::GameRng,
+) -> Option<Viktory> {
+    let active = s.turn().active;
+    let mut setup = s.to_setup();
+    let board = s.board();
+    let busy = |h: hexmap::Hex| {
+        s.battle().is_some_and(|b| b.hex == h)
+            || s.bombardment().is_some_and(|b| b.target == h)
+            || s.turn().pending_battles.contains(&h)
+            || s.turn().battle_hexes.contains(&h)
+            || s.capture().is_some_and(|c| c.hex == h)
+    };
+    if s.rules().independent_exploration && rng.below(2) == 0 {
+        let bank = setup.bank?;
+        let tiles: Vec<usize> = (0..setup.tiles.len())
+            .filter(|&i| {
+                let h = setup.tiles[i].hex;
+                !fog::explored(s, seat, h)
+                    && !fog::explored(s, mover, h)
+                    && !fog::explored(s, active, h)
+                    && s.town(h).is_none()
+                    && s.units_at(h).next().is_none()
+                    && !busy(h)
+            })
+            .collect();
+        if tiles.is_empty() {
+            return None;
+        }
+        let i = tiles[rng.below(tiles.len() as u32) as usize];
+        let old = setup.tiles[i].terrain;
+        let others: Vec<Terrain> = Terrain::ALL
+            .into_iter()
+            .filter(|&t| t != old && bank.get(t) > 0)
+            .collect();
+        if others.is_empty() {
+            return None;
+        }
+        let new = others[rng.below(others.len() as u32) as usize];
+        setup.tiles[i].terrain = new;
+        let b = setup.bank.as_mut()?;
+        *b.get_mut(new) -= 1;
+        *b.get_mut(old) += 1;
+        return Viktory::from_setup(&setup).ok();
+    }
+    let carriers: Vec<viktory::UnitId> = s.units().iter().filter_map(|u| u.aboard).collect();
+    let movable: Vec<&viktory::Unit> = s
+        .units()
+        .iter()
+        .filter(|u| {
+            u.owner != seat
+                && u.owner != mover
+                && u.owner != active
+                && u.aboard.is_none()
+                && !carriers.contains(&u.id)
+                && s.turn().moving != Some(u.id)
+                && !fog::sees(s, seat, u.hex)
+                && !fog::sees(s, mover, u.hex)
+                && !fog::sees(s, active, u.hex)
+                && !busy(u.hex)
+        })
+        .collect();
+    if movable.is_empty() {
+        return None;
+    }
+    let u = movable[rng.below(movable.len() as u32) as usize];
+    let to: Vec<hexmap::Hex> = board
+        .hexes()
+        .filter(|&h| {
+            h != u.hex
+                && !fog::sees(s, seat, h)
+                && !fog::sees(s, mover, h)
+                && !fog::sees(s, active, h)
+                && s.terrain(h)
+                    .is_some_and(|t| t.is_land() == u.kind.is_land())
+                && s.town(h).is_none()
+                && !s.enemy_units_at(h, u.owner)
+                && !busy(h)
+        })
+        .collect();
+    if to.is_empty() {
+        return None;
+    }
+    let dest = to[rng.below(to.len() as u32) as usize];
+    let unit = setup.units.iter_mut().find(|x| x.id == u.id)?;
+    unit.hex = dest;
+    Viktory::from_setup(&setup).ok()
+}
+
+/// The online preset with Dark and Independent exploration on: 1,000 playouts over 2 to
+/// 8 players, with view stability under hidden changes.
+fn run_online(players: u8, count: usize, max_turns: u16, deep_every: usize) {
+    let options = serde_json::json!({
+        "max_turns": max_turns,
+        "dark": true,
+        "independent_exploration": true,
+    });
+    let report = playouts(
+        &format!("online, {players} players, dark and independent exploration"),
+        count,
+        7000 + u64::from(players),
+        deep_every,
+        Some(fog_variant),
+        |_| new_game("online", players, &options),
+    );
+    assert!(report.hidden_checks > count, "{report:?}");
+}
+
+#[test]
+fn online_2_players() {
+    run_online(2, 300, 20, 7);
+}
+
+#[test]
+fn online_4_players() {
+    run_online(4, 250, 12, 11);
+}
+
+#[test]
+fn online_6_players() {
+    run_online(6, 150, 10, 17);
+}
+
+#[test]
+fn online_7_players() {
+    run_online(7, 150, 8, 19);
+}
+
+#[test]
+fn online_8_players() {
+    run_online(8, 150, 8, 23);
+}
+
+/// The online preset with only Dark, and with only Independent exploration.
+#[test]
+fn online_single_fog_options() {
+    for (name, options) in [
+        ("dark", serde_json::json!({"max_turns": 12, "dark": true})),
+        (
+            "independent",
+            serde_json::json!({"max_turns": 12, "independent_exploration": true}),
+        ),
+    ] {
+        playouts(
+            &format!("online {name}"),
+            100,
+            77,
+            5,
+            Some(fog_variant),
+            |i| new_game("online", 2 + (i % 3) as u8, &options),
+        );
+    }
 }

@@ -1,6 +1,7 @@
-//! Options of the online ruleset built so far (its preset is refused until all its rules
-//! are built): the hex-side bonus in naval battles, combat supply needing the capital,
-//! the capital's frigates in the nearest water, and the colorblind display flag.
+//! The online ruleset's own options: the hex-side bonus in naval battles, combat supply
+//! needing the capital, the capital's frigates in the nearest water, the colorblind
+//! display flag and the first-turn second town (Dark and Independent exploration are in
+//! `fog.rs`).
 
 mod common;
 

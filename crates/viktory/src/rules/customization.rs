@@ -29,17 +29,24 @@ pub fn redraw_open(s: &Viktory) -> bool {
         && !s.redraw_offered
         && s.drawn.len() == s.reveals.len()
         && s.drawn.iter().all(|&t| t == Terrain::Water)
-        && Terrain::ALL
-            .iter()
-            .any(|&t| t.is_land() && s.bank.get(t) > 0)
+        && crate::rules::fog::land_left_for(s, s.turn.active)
+}
+
+/// Whether any land tile is left in the pile itself.
+fn land_in_pile(s: &Viktory) -> bool {
+    Terrain::ALL
+        .iter()
+        .any(|&t| t.is_land() && s.bank.get(t) > 0)
 }
 
 /// The possible draws with their weights: the tiles left in the pile (land only when
-/// replacing a water tile).
+/// replacing a water tile, unless, with independent exploration, the player hoped for
+/// land that others had drawn already: then the water comes back, H-23).
 pub fn outcomes(s: &Viktory) -> Vec<(Terrain, u32)> {
+    let land_only = s.land_only && land_in_pile(s);
     Terrain::ALL
         .iter()
-        .filter(|&&t| s.bank.get(t) > 0 && !(s.land_only && t == Terrain::Water))
+        .filter(|&&t| s.bank.get(t) > 0 && !(land_only && t == Terrain::Water))
         .map(|&t| (t, u32::from(s.bank.get(t))))
         .collect()
 }

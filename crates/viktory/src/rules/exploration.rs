@@ -79,10 +79,7 @@ pub fn balance_choices(s: &Viktory) -> Vec<Hex> {
                 .copied()
                 .filter(|&h| s.terrain(h) == Some(Terrain::Water))
                 .collect();
-            let land_left = Terrain::ALL
-                .iter()
-                .any(|&t| t.is_land() && s.bank.get(t) > 0);
-            if water.len() >= 2 && land_left {
+            if water.len() >= 2 && fog::land_left_for(s, b.seat) {
                 water
             } else {
                 vec![]
@@ -139,12 +136,22 @@ pub fn apply_rebalance(s: &mut Viktory, hex: Option<Hex>, ev: &mut Vec<Event>) {
     }
 }
 
+/// Whether the next reveal must be land (15.3): the swapped hex takes the first land
+/// tile drawn, if any is left (with independent exploration the player may have hoped
+/// for land that others drew already, H-23).
+fn land_only(s: &Viktory) -> bool {
+    s.balance.as_ref().is_some_and(|b| b.land_only)
+        && Terrain::ALL
+            .iter()
+            .any(|&t| t.is_land() && s.bank.get(t) > 0)
+}
+
 /// The possible tiles for the next waiting hex, weighted by the tiles left.
 pub fn outcomes(s: &Viktory) -> Vec<(Hex, Terrain, u32)> {
     let Some(&hex) = s.reveals.first() else {
         return vec![];
     };
-    let land_only = s.balance.as_ref().is_some_and(|b| b.land_only);
+    let land_only = land_only(s);
     Terrain::ALL
         .iter()
         .filter(|&&t| s.bank.get(t) > 0 && !(land_only && t == Terrain::Water))
@@ -161,7 +168,7 @@ pub fn check_reveal(s: &Viktory, hex: Hex, terrain: Terrain) -> Result<(), RuleE
             format!("the next hex to reveal is not {hex}"),
         );
     }
-    if terrain == Terrain::Water && s.balance.as_ref().is_some_and(|b| b.land_only) {
+    if terrain == Terrain::Water && land_only(s) {
         return refuse(
             "land_only",
             "15.3",

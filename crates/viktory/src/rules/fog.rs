@@ -7,7 +7,8 @@
 //!   not explored.
 //! - **Dark**: a seat sees into the hexes next to its units and towns, two hexes around
 //!   its cities and its capital, and on its own turn (before and while moving) every hex
-//!   one of its units can move to plus one hex beyond. It remembers the enemy towns and
+//!   one of its units can move to plus one hex beyond (and, building his capital, his
+//!   start hexes). It remembers the enemy towns and
 //!   cities in dark hexes as it last saw them. Every rule a seat applies when it decides
 //!   is judged on what it sees (H-24).
 //!
@@ -79,6 +80,34 @@ pub fn known_terrain(s: &Viktory, seat: Seat, hex: Hex) -> Option<Terrain> {
     }
 }
 
+/// Whether `seat` can believe a land tile is left in the pile: with independent
+/// exploration, by the tiles it has seen (every tile less those it explored and holds);
+/// otherwise by the pile itself.
+pub fn land_left_for(s: &Viktory, seat: Seat) -> bool {
+    let land = |bank: &crate::board::TileBank| {
+        Terrain::ALL.iter().any(|&t| t.is_land() && bank.get(t) > 0)
+    };
+    if !s.rules.independent_exploration {
+        return land(&s.bank);
+    }
+    let mut bank = s.rules.bank();
+    let seen = s
+        .board
+        .hexes()
+        .filter(|&h| !s.board.is_perimeter(h) && explored(s, seat, h))
+        .filter_map(|h| s.terrain(h));
+    let drawn = if s.turn.active == seat {
+        &s.drawn[..]
+    } else {
+        &[]
+    };
+    for t in seen.chain(drawn.iter().copied()) {
+        let b = bank.get_mut(t);
+        *b = b.saturating_sub(1);
+    }
+    land(&bank)
+}
+
 /// Whether `seat` sees into `hex` now (its units and towns).
 pub fn sees(s: &Viktory, seat: Seat, hex: Hex) -> bool {
     match &s.fog {
@@ -127,6 +156,9 @@ pub(crate) fn new(s: &Viktory) -> Option<Box<Fog>> {
 
 /// Independent exploration: the active seat now knows the tile at `hex`.
 pub(crate) fn mark_explored(s: &mut Viktory, hex: Hex) {
+    if !s.rules.independent_exploration {
+        return;
+    }
     let seat = s.turn.active;
     let board = s.board;
     if let Some(b) = s
@@ -155,6 +187,9 @@ pub(crate) fn explore_laid(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) -> bo
 
 /// A capture: the loser knows who holds his former town now, wherever it is.
 pub(crate) fn note_capture(s: &mut Viktory, hex: Hex, loser: Seat) {
+    if !s.rules.dark {
+        return;
+    }
     let Some(town) = s.town(hex) else { return };
     if let Some(f) = s.fog.as_mut() {
         remember(&mut f.memory[loser.index()], hex, Some(town));
@@ -175,25 +210,26 @@ fn remember(memory: &mut Vec<(Hex, Town)>, hex: Hex, town: Option<Town>) {
 /// Recomputes what every seat sees, and (Dark) what it remembers. Runs after every
 /// action and when a state is loaded.
 pub(crate) fn refresh(s: &mut Viktory) {
-    let Some(mut fog) = s.fog.take() else { return };
-    for b in &mut fog.visible {
-        *b = 0;
-    }
+    let Some(fog) = s.fog.as_ref() else { return };
+    // Sight is computed with the fog in place: the moving player's reach runs through
+    // the movement rules, which consult what he has explored.
+    let mut visible = Grid::from_board(&s.board, 0u8);
+    let mut seen_towns: Vec<(Seat, Hex, Option<Town>)> = Vec::new();
     for seat in (0..s.rules.players).map(Seat) {
         let m = bit(seat);
         if s.rules.dark {
             for hex in dark_sight(s, seat) {
-                if let Some(b) = fog.visible.get_hex_mut(&s.board, hex) {
+                if let Some(b) = visible.get_hex_mut(&s.board, hex) {
                     *b |= m;
                 }
             }
         } else {
-            for b in &mut fog.visible {
+            for b in &mut visible {
                 *b |= m;
             }
         }
         if s.rules.independent_exploration {
-            for (i, b) in fog.visible.iter_mut().enumerate() {
+            for (i, b) in visible.iter_mut().enumerate() {
                 let hex = s.board.hex_at(i).expect("dense grid");
                 let known =
                     s.board.is_perimeter(hex) || fog.explored.get(i).is_some_and(|e| e & m != 0);
@@ -203,27 +239,33 @@ pub(crate) fn refresh(s: &mut Viktory) {
             }
         }
         if s.rules.dark {
-            let memory = &mut fog.memory[seat.index()];
-            for (i, b) in fog.visible.iter().enumerate() {
+            for (i, b) in visible.iter().enumerate() {
                 if b & m != 0 {
                     let hex = s.board.hex_at(i).expect("dense grid");
-                    remember(memory, hex, s.town(hex).filter(|t| t.owner != seat));
+                    seen_towns.push((seat, hex, s.town(hex).filter(|t| t.owner != seat)));
                 }
             }
         }
     }
-    if let Some(b) = &s.battle {
-        fog.fight = Some(Fight {
+    let fight = if let Some(b) = &s.battle {
+        Some(Fight {
             hex: b.hex,
             sides: [b.attacker, b.defender],
-        });
-    } else if let Some(b) = &s.bombard {
-        fog.fight = Some(Fight {
+        })
+    } else {
+        s.bombard.as_ref().map(|b| Fight {
             hex: b.target,
             sides: [b.attacker, b.defender],
-        });
+        })
+    };
+    let fog = s.fog.as_mut().expect("checked above");
+    fog.visible = visible;
+    for (seat, hex, town) in seen_towns {
+        remember(&mut fog.memory[seat.index()], hex, town);
     }
-    s.fog = Some(fog);
+    if fight.is_some() {
+        fog.fight = fight;
+    }
 }
 
 /// Dark: the hexes `seat` sees into.
@@ -239,6 +281,10 @@ fn dark_sight(s: &Viktory, seat: Seat) -> Vec<Hex> {
         if t.city || t.capital_of == Some(seat) {
             out.extend(hex.ring(2));
         }
+    }
+    if s.turn.active == seat && s.turn.stage == Stage::Opening {
+        // The opening player sees the start hexes he is laying out.
+        out.extend(s.turn.capital_candidates.iter().copied());
     }
     let moving_now = s.turn.active == seat
         && (s.turn.stage == Stage::Move
@@ -316,12 +362,13 @@ pub(crate) fn redact(s: &Viktory, seat: Option<Seat>, p: &mut Setup) {
     if s.rules.independent_exploration {
         p.tiles.retain(|t| knows(t.hex));
         let mut bank = s.rules.bank();
-        for t in &p.tiles {
-            let b = bank.get_mut(t.terrain);
-            *b = b.saturating_sub(1);
-        }
-        for t in &p.drawn {
-            let b = bank.get_mut(*t);
+        for t in p
+            .tiles
+            .iter()
+            .map(|t| t.terrain)
+            .chain(p.drawn.iter().copied())
+        {
+            let b = bank.get_mut(t);
             *b = b.saturating_sub(1);
         }
         p.bank = Some(bank);

@@ -5,7 +5,8 @@ use engine::{Seat, ToMove};
 
 use crate::event::Event;
 use crate::rules::{
-    battle, bombard, capital, casualties, customization, exploration, opening, reserve, victory,
+    battle, bombard, capital, casualties, customization, exploration, fog, opening, reserve,
+    victory,
 };
 use crate::state::{BattleStep, Stage, Viktory};
 use crate::unit::UnitKind;
@@ -92,6 +93,8 @@ pub fn chance_kind(s: &Viktory) -> Chance {
 /// for a real decision or a real chance event.
 pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) {
     loop {
+        // What is possible next may depend on what the player sees (Dark).
+        fog::refresh(s);
         if s.outcome.is_some() || victory::quick_won(s, ev) {
             return;
         }
@@ -129,6 +132,9 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) {
             Stage::FirstPlayer => false,
             Stage::Opening => opening::advance(s, ev),
             Stage::Start => start_of_turn(s, ev),
+            // With fog the player ends these phases himself even with nothing to do:
+            // skipping them would tell the others what he has and sees.
+            Stage::Build | Stage::Place if fog::on(s) => false,
             Stage::Build => {
                 if crate::legal::any_build(s) {
                     false
