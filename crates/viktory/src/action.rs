@@ -168,4 +168,20 @@ pub enum Action {
 
     /// End the current phase: skip building, end movement and combat, end placement.
     EndPhase,
+
+    // ----- subjugation (15.6) -----
+    /// Move a unit out of a captured capital handed back to its owner (15.62).
+    Evacuate {
+        /// The Ruler's unit in the capital.
+        unit: UnitId,
+        /// An adjacent hex (a water hex: aboard an own frigate there).
+        to: Hex,
+    },
+    /// A Ruler's unit enters a hex of his own Vassal to fight him (15.64, 15.65).
+    Attack {
+        /// The unit.
+        unit: UnitId,
+        /// The adjacent Vassal hex.
+        to: Hex,
+    },
 }

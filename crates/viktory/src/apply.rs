@@ -4,14 +4,21 @@ use crate::action::Action;
 use crate::event::Event;
 use crate::rules::{
     battle, bombard, building, capital, casualties, customization, exploration, fog, movement,
-    naval, opening, reserve, sequence, victory,
+    naval, opening, reserve, sequence, subjugation, victory,
 };
 use crate::state::{Stage, Viktory};
 
 /// Applies an action that `check` accepted and returns its events.
 pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
     let mut ev = Vec::new();
+    let handing_over = s.handover.is_some();
     match action {
+        Action::Evacuate { unit, to } => subjugation::apply_evacuate(s, unit, to, &mut ev),
+        Action::Place { kind, to, .. } if handing_over => {
+            subjugation::apply_reinforce(s, kind, to, &mut ev);
+        }
+        Action::EndPhase if handing_over => subjugation::end_reinforcement(s),
+        Action::Attack { unit, to } => movement::apply_attack(s, unit, to, &mut ev),
         Action::FirstPlayer { seat } => opening::apply_first_player(s, seat, &mut ev),
         Action::Reveal { hex, terrain } => exploration::apply_reveal(s, hex, terrain, &mut ev),
         Action::Draw { terrain } => customization::apply_draw(s, terrain, &mut ev),

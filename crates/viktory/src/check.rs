@@ -125,6 +125,26 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
             ),
         };
     }
+    if let Some(h) = &s.handover {
+        use crate::rules::subjugation::{self, HandoverStep};
+        return match (h.step, *action) {
+            (HandoverStep::Evacuate, Action::Evacuate { unit, to }) => {
+                subjugation::check_evacuate(s, unit, to)
+            }
+            (HandoverStep::Battles, Action::Fight { hex }) if h.battles.contains(&hex) => {
+                battle::check_fight(s, hex)
+            }
+            (HandoverStep::Reinforce, Action::Place { kind, town, to }) => {
+                subjugation::check_reinforce(s, kind, town, to)
+            }
+            (HandoverStep::Reinforce, Action::EndPhase) => Ok(()),
+            _ => refuse(
+                "handover_pending",
+                "15.62",
+                "the returned capital must be handed back first",
+            ),
+        };
+    }
     if s.capture.is_some() {
         return match *action {
             Action::Disband { kind, unit } => capital::check_disband(s, kind, unit),
@@ -151,6 +171,9 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
         (Stage::Build, &Action::Relocate { from, to }) => building::check_relocate(s, from, to),
         (Stage::Build | Stage::Place, Action::EndPhase) => Ok(()),
         (Stage::Move, &Action::Move { unit, to }) => movement::check_move(s, unit, to),
+        (Stage::Move, &Action::Attack { unit, to }) => {
+            crate::rules::subjugation::check_attack(s, unit, to)
+        }
         (Stage::Move, &Action::Embark { unit, frigate }) => naval::check_embark(s, unit, frigate),
         (Stage::Move, &Action::Disembark { unit, to }) => naval::check_disembark(s, unit, to),
         (Stage::Move, &Action::Bombard { unit, target }) => bombard::check(s, unit, target),
@@ -177,6 +200,9 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
             refuse("no_battle", "12.3", "there is no battle")
         }
         (_, Action::Disband { .. }) => refuse("nothing_owed", "10.2", "no units are owed now"),
+        (_, Action::Evacuate { .. }) => {
+            refuse("no_handover", "15.62", "no capital is being handed back")
+        }
         (_, Action::Rebalance { .. }) => refuse(
             "no_balancing",
             "15.3",

@@ -279,6 +279,20 @@ pub enum Event {
         /// Who.
         seat: Seat,
     },
+    /// 15.61: a capital fell; its owner is now the captor's Vassal.
+    Subjugated {
+        /// The capital.
+        hex: Hex,
+        /// Its owner, the new Vassal.
+        vassal: Seat,
+        /// The captor, the new Ruler.
+        ruler: Seat,
+    },
+    /// 15.65: a Vassal is free of his Alliance.
+    Freed {
+        /// Who.
+        seat: Seat,
+    },
     /// The game ended.
     GameOver {
         /// How.

@@ -8,7 +8,7 @@ use crate::action::Action;
 use crate::board::Terrain;
 use crate::rules::{
     battle, building, capital, casualties, customization, exploration, fog, movement, opening,
-    reserve, sequence,
+    reserve, sequence, subjugation,
 };
 use crate::state::{BattleStep, Stage, Viktory};
 use crate::unit::UnitKind;
@@ -105,6 +105,43 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
     v
 }
 
+/// 15.62: the hand-over's decisions: the Ruler's units out of the capital, his battles,
+/// the Vassal's reinforcements.
+fn handover_candidates(s: &Viktory, h: &subjugation::Handover) -> Vec<Action> {
+    use subjugation::HandoverStep;
+    match h.step {
+        HandoverStep::Evacuate => s
+            .units
+            .iter()
+            .filter(|u| u.owner == h.ruler && u.hex == h.hex)
+            .flat_map(|u| {
+                subjugation::evacuation_hexes(s, u.id)
+                    .into_iter()
+                    .map(move |to| Action::Evacuate { unit: u.id, to })
+            })
+            .collect(),
+        HandoverStep::Battles => h.battles.iter().map(|&hex| Action::Fight { hex }).collect(),
+        HandoverStep::Reinforce => {
+            let reserve = s.players[h.vassal.index()].reserve;
+            let mut v = vec![Action::EndPhase];
+            for kind in UnitKind::ALL.into_iter().filter(|&k| reserve.get(k) > 0) {
+                let targets = if kind == UnitKind::Frigate {
+                    subjugation::vassal_frigate_hexes(s, h.vassal, h.hex)
+                } else {
+                    vec![h.hex]
+                };
+                v.extend(targets.into_iter().map(|to| Action::Place {
+                    kind,
+                    town: h.hex,
+                    to,
+                }));
+            }
+            v
+        }
+        HandoverStep::PlacementBattles => vec![],
+    }
+}
+
 /// Candidate actions for the seat to move (a superset of the legal ones), and in
 /// `checked` actions already found legal by their own rule functions.
 fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
@@ -172,6 +209,9 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             .map(|(kind, unit)| Action::Disband { kind, unit })
             .collect();
     }
+    if let Some(h) = &s.handover {
+        return handover_candidates(s, h);
+    }
     let seat = s.turn.active;
     match s.turn.stage {
         Stage::Opening => match s.turn.second_town {
@@ -224,6 +264,12 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 .filter(|(_, t)| t.owner == seat)
                 .map(|(h, _)| h)
                 .collect();
+            // Road ends: own towns and, with subjugation, Alliance partners' (15.64).
+            let road_towns: Vec<Hex> = s
+                .towns()
+                .filter(|(_, t)| t.owner == seat || subjugation::allied(s, seat, t.owner))
+                .map(|(h, _)| h)
+                .collect();
             for u in s.units.iter().filter(|u| u.owner == seat) {
                 if let Some(f) = u.aboard {
                     if let Some(fr) = s.unit(f) {
@@ -251,13 +297,22 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                             Some(_) => own_towns.contains(&to),
                             None => false,
                         });
-                    let roads = own_towns.iter().copied().filter(|t| {
-                        land && own_towns.contains(&u.hex) && (2..=3).contains(&t.distance(u.hex))
+                    let roads = road_towns.iter().copied().filter(|t| {
+                        land && road_towns.contains(&u.hex) && (2..=3).contains(&t.distance(u.hex))
                     });
                     for to in steps.chain(roads) {
                         if movement::check_step(s, u, to).is_ok() {
                             checked.push(Action::Move { unit: u.id, to });
                         }
+                    }
+                    if s.rules.subjugation {
+                        v.extend(
+                            u.hex
+                                .neighbors()
+                                .into_iter()
+                                .filter(|&to| subjugation::alliance_hex(s, to, seat))
+                                .map(|to| Action::Attack { unit: u.id, to }),
+                        );
                     }
                 }
                 if matches!(u.kind, UnitKind::Artillery | UnitKind::Frigate) && !u.attacked {

@@ -31,6 +31,8 @@ pub fn action_name(a: &Action) -> &'static str {
         Action::Place { .. } => "placing a reserve unit",
         Action::Redeploy { .. } => "redeploying a unit",
         Action::EndPhase => "ending the phase",
+        Action::Evacuate { .. } => "moving out of a returned capital",
+        Action::Attack { .. } => "attacking a vassal",
     }
 }
 
@@ -69,6 +71,8 @@ pub fn describe_action(a: &Action) -> String {
         Action::Place { kind, town, to } => format!("place a {kind} at {to} (from {town})"),
         Action::Redeploy { unit } => format!("take {unit} back into the reserve"),
         Action::EndPhase => "end the phase".into(),
+        Action::Evacuate { unit, to } => format!("move {unit} out of the capital to {to}"),
+        Action::Attack { unit, to } => format!("{unit} attacks the vassal at {to}"),
     }
 }
 
@@ -202,6 +206,10 @@ pub fn describe_event(e: &Event) -> String {
         Event::DoomsdayStarted => "the doomsday clock starts".into(),
         Event::DoomsdayMarked { seat } => format!("a coin lies by {seat}'s capital"),
         Event::Eliminated { seat } => format!("{seat} is eliminated"),
+        Event::Subjugated { hex, vassal, ruler } => {
+            format!("{ruler} takes the capital at {hex}: {vassal} becomes his vassal")
+        }
+        Event::Freed { seat } => format!("{seat} is free of his alliance"),
         Event::GameOver { outcome } => {
             let w: Vec<String> = outcome.winners.iter().map(ToString::to_string).collect();
             format!("game over ({}): {} won", outcome.reason, w.join(", "))

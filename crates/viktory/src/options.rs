@@ -28,6 +28,10 @@ pub enum Victory {
     /// Expansion, Optional Quicker Victory Condition: the first player holding his capital
     /// and worth `quick_victory_points` wins at once.
     QuickerVictory,
+    /// Expansion, Optional Subjugation Victory Condition: the first player to make
+    /// Vassals of two different players without losing his own capital in between wins
+    /// (needs the subjugation option).
+    TwoVassals,
 }
 
 /// How defender suppression (12.31) is applied.
@@ -385,7 +389,7 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
     ),
     (
         "victory",
-        "Victory conditions: standard_conquest, shorter_conquest, race_for_dominance, doomsday_clock, subjugation_conquest.",
+        "Victory conditions: standard_conquest, subjugation_conquest, shorter_conquest, race_for_dominance, doomsday_clock, quicker_victory, two_vassals.",
     ),
     (
         "max_turns",
@@ -416,6 +420,22 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "subjugation",
         "15.6: a captured capital makes its owner a vassal instead of a loser.",
     ),
+];
+
+/// Expansion rules not built yet, by the option name they will have: refused by name.
+const NOT_BUILT: &[(&str, &str)] = &[
+    ("quicker_game_setup", "Optional Quicker Game Setup"),
+    (
+        "accelerator_enhancement",
+        "Building Phase Accelerator Enhancement",
+    ),
+    ("metropolis", "Metropolis City Upgrade"),
+    ("battle_dice_factors", "Battle Attacks dice factors"),
+    ("pillage", "Pillage Attack"),
+    ("artillery_characteristics", "Artillery Characteristics"),
+    ("frigate_characteristics", "Frigate Characteristics"),
+    ("cavalry_characteristics", "Cavalry Characteristics"),
+    ("road_ferry_network", "Road/Ferry Network"),
 ];
 
 /// The presets this crate implements now.
@@ -667,6 +687,12 @@ impl Rules {
                     "bad_option",
                     format!("{name:?} is not an option; give it as its own field"),
                 ));
+            } else if let Some((_, rule)) = NOT_BUILT.iter().find(|(n, _)| n == name) {
+                problems.push(Problem::with_rule(
+                    "not_implemented",
+                    "Expansion",
+                    format!("the {rule} rule ({name:?}) is not implemented yet"),
+                ));
             } else if json.get(name).is_none() {
                 problems.push(Problem::new(
                     "unknown_option",
@@ -817,14 +843,12 @@ impl Rules {
                 "the subjugation_conquest victory needs the subjugation option",
             ));
         }
-        for (on, name, rule) in [(self.subjugation, "subjugation", "15.6")] {
-            if on {
-                p.push(Problem::with_rule(
-                    "not_implemented",
-                    rule,
-                    format!("the {name} option (rule {rule}) is not implemented yet"),
-                ));
-            }
+        if self.victory.contains(&Victory::TwoVassals) && !self.subjugation {
+            p.push(Problem::with_rule(
+                "victory",
+                "Expansion",
+                "the two_vassals victory needs the subjugation option",
+            ));
         }
         for (name, on) in [
             ("no_exploration", self.no_exploration),

@@ -59,6 +59,16 @@ pub struct Player {
     /// A coin lies by this player's capital (5.5).
     #[serde(default)]
     pub doomsday_marked: bool,
+    /// 15.61: this player is a Vassal of that Ruler.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruler: Option<Seat>,
+    /// 15.63: this player lost his capital and may not attack on his next turn.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reorganizing: bool,
+    /// Expansion subjugation victory: the players (as seat bits) this player made his
+    /// Vassals since he last lost his capital.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub subjugated: u8,
 }
 
 /// Where a player turn stands (4.0, 6.0).
@@ -376,6 +386,9 @@ pub struct Setup {
     /// of its dice wherever it is.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_fight: Option<crate::rules::fog::Fight>,
+    /// 15.62: a captured capital being handed back to its owner, now a Vassal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handover: Option<crate::rules::subjugation::Handover>,
 }
 
 impl Setup {
@@ -411,6 +424,7 @@ impl Setup {
             explored: vec![],
             remembered: vec![],
             last_fight: None,
+            handover: None,
         }
     }
 }
@@ -448,6 +462,8 @@ pub struct Viktory {
     pub(crate) occupancy: Grid<u8>,
     /// Dark and Independent exploration: what each seat knows and sees.
     pub(crate) fog: Option<Box<crate::rules::fog::Fog>>,
+    /// 15.62: a returned capital's hand-over.
+    pub(crate) handover: Option<crate::rules::subjugation::Handover>,
 }
 
 impl TryFrom<Setup> for Viktory {
@@ -760,7 +776,34 @@ impl Viktory {
                 "the capture names a seat or hex that does not exist",
             ));
         }
+        if let Some(h) = &setup.handover
+            && (!seat_ok(h.ruler)
+                || !seat_ok(h.vassal)
+                || !setup.rules.subjugation
+                || !board.contains(h.hex)
+                || h.battles
+                    .iter()
+                    .chain(&h.placement_battles)
+                    .any(|&x| !board.contains(x)))
+        {
+            p.push(Problem::with_rule(
+                "handover",
+                "15.62",
+                "the hand-over names a seat or hex that does not exist, or subjugation is off",
+            ));
+        }
         for (i, pl) in players.iter().enumerate() {
+            if pl
+                .ruler
+                .is_some_and(|r| !seat_ok(r) || r.index() == i || !setup.rules.subjugation)
+                || u16::from(pl.subjugated) >> n != 0
+            {
+                p.push(Problem::with_rule(
+                    "ruler",
+                    "15.61",
+                    format!("{}'s Ruler or Vassals name impossible seats", Seat(i as u8)),
+                ));
+            }
             if pl.reserve.total() > 400 || UnitKind::ALL.iter().any(|&k| pl.reserve.get(k) > 100) {
                 p.push(Problem::new(
                     "reserve",
@@ -810,6 +853,7 @@ impl Viktory {
             outcome: setup.outcome.clone(),
             occupancy: Grid::from_board(&board, 0),
             fog: None,
+            handover: setup.handover.clone(),
         };
         crate::rules::fog::from_setup(&mut state, setup, &mut p);
         if !p.is_empty() {
@@ -883,6 +927,7 @@ impl Viktory {
             explored: vec![],
             remembered: vec![],
             last_fight: None,
+            handover: self.handover.clone(),
         };
         crate::rules::fog::to_setup(self, &mut setup);
         setup
@@ -1122,6 +1167,20 @@ impl Viktory {
     /// Whether `hex` is on the board and revealed.
     pub(crate) fn revealed(&self, hex: Hex) -> bool {
         self.terrain(hex).is_some()
+    }
+
+    /// The player acting now: the active player, or a Vassal reinforcing his returned
+    /// capital out of turn (15.62); the explorer of what his units reveal.
+    pub fn actor(&self) -> Seat {
+        match &self.handover {
+            Some(h) if h.step == crate::rules::subjugation::HandoverStep::Reinforce => h.vassal,
+            _ => self.turn.active,
+        }
+    }
+
+    /// The hand-over of a returned capital in progress (15.62).
+    pub fn handover(&self) -> Option<&crate::rules::subjugation::Handover> {
+        self.handover.as_ref()
     }
 
     /// Seats still in the game.

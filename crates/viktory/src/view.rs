@@ -36,7 +36,7 @@ pub fn view(s: &Viktory, seat: Option<Seat>) -> View {
     let mut position = s.to_setup();
     // Map customization: the tiles in the drawer's hand are his secret until laid; to
     // everyone else they are still part of the unknown pile.
-    if seat != Some(s.turn.active) && !position.drawn.is_empty() {
+    if seat != Some(s.actor()) && !position.drawn.is_empty() {
         let mut bank = position.bank.unwrap_or_default();
         for t in std::mem::take(&mut position.drawn) {
             *bank.get_mut(t) += 1;

@@ -142,7 +142,33 @@ fn invariants() -> Vec<Invariant<Viktory>> {
             name: "caches match the units",
             check: Viktory::verify_caches,
         },
+        Invariant {
+            name: "alliances one level deep (15.61)",
+            check: alliances,
+        },
     ]
+}
+
+/// A Ruler is no one's Vassal; every player holds his own capital once founded, apart
+/// from the moment of a hand-over (15.6).
+fn alliances(s: &Viktory) -> Result<(), String> {
+    if !s.rules().subjugation {
+        return Ok(());
+    }
+    for p in s.live_seats() {
+        if let Some(r) = s.player(p).ruler
+            && s.player(r).ruler.is_some()
+        {
+            return Err(format!("{p}'s Ruler {r} is a Vassal himself"));
+        }
+        let capital = s.towns().find(|(_, t)| t.capital_of == Some(p));
+        if let Some((hex, t)) = capital
+            && t.owner != p
+        {
+            return Err(format!("{p}'s capital at {hex} is held by {}", t.owner));
+        }
+    }
+    Ok(())
 }
 
 /// A new game of `preset` for `players` players with option overrides.
@@ -675,6 +701,100 @@ fn online_7_players() {
 #[test]
 fn online_8_players() {
     run_online(8, 150, 8, 23);
+}
+
+/// 15.6 Subjugation with every victory condition that goes with it, on classic and
+/// Expansion rules.
+#[test]
+fn classic_with_subjugation() {
+    for (preset, players, seed) in [
+        ("classic", 2u8, 1500u64),
+        ("classic", 4, 1600),
+        ("expansion", 5, 1700),
+    ] {
+        let options = serde_json::json!({
+            "max_turns": 25,
+            "subjugation": true,
+            "victory": ["subjugation_conquest", "two_vassals"],
+        });
+        playouts(
+            &format!("{preset} with subjugation, {players} players"),
+            100,
+            seed,
+            7,
+            None,
+            |_| new_game(preset, players, &options),
+        );
+    }
+}
+
+/// Random play with subjugation reaches every part of 15.6: subjugation, the Ruler's
+/// evacuation, the Vassal's reinforcement, attacks on a Vassal, freed Vassals.
+#[test]
+fn random_subjugation_play_reaches_every_rule() {
+    use std::collections::BTreeMap;
+    let options = serde_json::json!({
+        "max_turns": 60,
+        "subjugation": true,
+        "victory": ["subjugation_conquest"],
+    });
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for seed in 0..200u64 {
+        let mut s = new_game("classic", 2 + (seed % 3) as u8, &options);
+        let mut rng = engine::GameRng::from_u64(seed);
+        let mut steps = 0;
+        while !s.to_move().is_over() && steps < 100_000 {
+            let action = if s.to_move() == engine::ToMove::Chance {
+                s.sample_chance(&mut rng)
+            } else {
+                let legal = s.legal_actions();
+                let busy: Vec<_> = legal
+                    .iter()
+                    .filter(|a| !matches!(a, viktory::Action::EndPhase))
+                    .collect();
+                let pool = if busy.is_empty() || rng.below(10) == 0 {
+                    legal.iter().collect()
+                } else {
+                    busy
+                };
+                *pool[rng.below(pool.len() as u32) as usize]
+            };
+            let name = serde_json::to_value(action).unwrap()["type"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            if s.handover().is_some() {
+                *seen.entry(format!("handover {name}")).or_default() += 1;
+            }
+            *seen.entry(name).or_default() += 1;
+            for e in s.apply(action).unwrap() {
+                let name = serde_json::to_value(&e).unwrap()["type"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned();
+                *seen.entry(name).or_default() += 1;
+            }
+            steps += 1;
+        }
+        if let Some(o) = s.outcome() {
+            *seen.entry(format!("won by {}", o.reason)).or_default() += 1;
+        }
+    }
+    eprintln!("{seen:#?}");
+    for name in [
+        "subjugated",
+        "freed",
+        "evacuate",
+        "attack",
+        "handover place",
+        "handover fight",
+        "won by subjugation conquest",
+    ] {
+        assert!(
+            seen.contains_key(name),
+            "random play never reached {name}: {seen:?}"
+        );
+    }
 }
 
 /// The online preset with only Dark, and with only Independent exploration.

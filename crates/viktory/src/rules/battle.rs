@@ -11,7 +11,7 @@ use crate::error::{RuleError, refuse};
 use crate::event::{DiePurpose, Event};
 use crate::rules::movement;
 use crate::rules::{Retreat, Suppression};
-use crate::rules::{capital, casualties, naval};
+use crate::rules::{capital, casualties, naval, subjugation};
 use crate::state::{Battle, BattleStep, Hits, Viktory};
 use crate::unit::{UnitId, UnitKind};
 
@@ -92,6 +92,7 @@ pub fn start(s: &mut Viktory, hex: Hex, attacker: Seat, placement: bool, ev: &mu
         attacker,
         defender,
     });
+    subjugation::attacked(s, attacker, defender, ev);
     let pre = if naval {
         0
     } else {
@@ -441,7 +442,11 @@ fn end(s: &mut Viktory, winner: Seat, ev: &mut Vec<Event>) {
     let Some(b) = s.battle.take() else { return };
     ev.push(Event::BattleEnded { hex: b.hex, winner });
     if winner == b.attacker && !b.naval && s.town(b.hex).is_some_and(|t| t.owner == b.defender) {
-        capital::capture(s, b.hex, b.attacker, b.defender, ev);
+        if subjugation::applies(s, b.hex, b.defender) {
+            subjugation::subjugate(s, b.hex, b.attacker, b.defender, ev);
+        } else {
+            capital::capture(s, b.hex, b.attacker, b.defender, ev);
+        }
     }
 }
 

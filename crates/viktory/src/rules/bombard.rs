@@ -7,7 +7,7 @@ use hexmap::Hex;
 use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
-use crate::rules::{casualties, fog, movement};
+use crate::rules::{casualties, fog, movement, subjugation};
 use crate::state::{Bombardment, Viktory};
 use crate::unit::{UnitId, UnitKind};
 
@@ -46,6 +46,7 @@ pub fn line_of_sight(s: &Viktory, from: Hex, target: Hex) -> bool {
 
 /// The enemy owner of bombardable units in `target`: frigates on water, land units on
 /// land; cargo is hit only with its frigate.
+/// Alliance partners are no targets, except a Ruler's own Vassals (15.64).
 pub fn target_owner(s: &Viktory, target: Hex, attacker: engine::Seat) -> Option<engine::Seat> {
     let water = s.terrain(target).is_some_and(|t| !t.is_land());
     s.units
@@ -55,6 +56,8 @@ pub fn target_owner(s: &Viktory, target: Hex, attacker: engine::Seat) -> Option<
                 && u.owner != attacker
                 && u.aboard.is_none()
                 && (u.kind == UnitKind::Frigate) == water
+                && (!subjugation::allied(s, attacker, u.owner)
+                    || subjugation::ruler_of(s, u.owner) == Some(attacker))
         })
         .map(|u| u.owner)
 }
@@ -86,6 +89,7 @@ pub fn check(s: &Viktory, unit: UnitId, target: Hex) -> Result<(), RuleError> {
         }
     }
     movement::check_switch(s, unit)?;
+    subjugation::check_may_attack(s, u.owner)?;
     if u.attacked {
         return refuse(
             "attacked",
@@ -150,6 +154,7 @@ pub fn apply(s: &mut Viktory, unit: UnitId, target: Hex, ev: &mut Vec<Event>) {
         roll: None,
     });
     ev.push(Event::Bombarded { unit, target });
+    subjugation::attacked(s, attacker, defender, ev);
 }
 
 /// The die of a bombardment.

@@ -29,7 +29,7 @@ pub fn redraw_open(s: &Viktory) -> bool {
         && !s.redraw_offered
         && s.drawn.len() == s.reveals.len()
         && s.drawn.iter().all(|&t| t == Terrain::Water)
-        && crate::rules::fog::land_left_for(s, s.turn.active)
+        && crate::rules::fog::land_left_for(s, s.actor())
 }
 
 /// Whether any land tile is left in the pile itself.
@@ -71,7 +71,7 @@ pub fn apply_draw(s: &mut Viktory, terrain: Terrain, ev: &mut Vec<Event>) {
     s.drawn.sort();
     s.land_only = false;
     ev.push(Event::Drew {
-        seat: s.turn.active,
+        seat: s.actor(),
         terrain: Some(terrain),
     });
 }

@@ -36,7 +36,7 @@ fn act(s: &mut Viktory, hexes: impl IntoIterator<Item = Hex>, ev: &mut Vec<Event
     let new = queue(s, hexes, ev);
     if s.rules.exploration_balancing && new.len() >= 2 {
         s.balance = Some(Balance {
-            seat: s.turn.active,
+            seat: s.actor(),
             hexes: new,
             land_only: false,
         });

@@ -96,11 +96,7 @@ pub fn land_left_for(s: &Viktory, seat: Seat) -> bool {
         .hexes()
         .filter(|&h| !s.board.is_perimeter(h) && explored(s, seat, h))
         .filter_map(|h| s.terrain(h));
-    let drawn = if s.turn.active == seat {
-        &s.drawn[..]
-    } else {
-        &[]
-    };
+    let drawn = if s.actor() == seat { &s.drawn[..] } else { &[] };
     for t in seen.chain(drawn.iter().copied()) {
         let b = bank.get_mut(t);
         *b = b.saturating_sub(1);
@@ -121,7 +117,7 @@ pub fn sees(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 
 /// Whether `seat` sees other players' units at `hex`.
 pub fn sees_enemy_units(s: &Viktory, seat: Seat, hex: Hex) -> bool {
-    s.enemy_units_at(hex, seat) && sees(s, seat, hex)
+    crate::rules::subjugation::hostile_units_at(s, hex, seat) && sees(s, seat, hex)
 }
 
 /// The town or city at `hex` as `seat` knows it: its own, one it sees, or one it
@@ -159,7 +155,7 @@ pub(crate) fn mark_explored(s: &mut Viktory, hex: Hex) {
     if !s.rules.independent_exploration {
         return;
     }
-    let seat = s.turn.active;
+    let seat = s.actor();
     let board = s.board;
     if let Some(b) = s
         .fog
@@ -173,7 +169,7 @@ pub(crate) fn mark_explored(s: &mut Viktory, hex: Hex) {
 /// Independent exploration: the active seat's act reaches `hex`, laid already by
 /// someone else; it explores it at once. Returns whether it was new to the seat.
 pub(crate) fn explore_laid(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) -> bool {
-    let seat = s.turn.active;
+    let seat = s.actor();
     if !s.rules.independent_exploration || explored(s, seat, hex) {
         return false;
     }
@@ -372,7 +368,7 @@ pub(crate) fn redact(s: &Viktory, seat: Option<Seat>, p: &mut Setup) {
             *b = b.saturating_sub(1);
         }
         p.bank = Some(bank);
-        if seat != Some(s.turn.active) {
+        if seat != Some(s.actor()) {
             p.reveals.clear();
             p.turn.capital_candidates.retain(|&h| knows(h));
         }
@@ -656,6 +652,8 @@ pub(crate) fn event_for(s: &Viktory, event: &Event, seat: Option<Seat>) -> Optio
         | Event::LuckAveraged { .. }
         | Event::DoomsdayStarted
         | Event::DoomsdayMarked { .. }
+        | Event::Subjugated { .. }
+        | Event::Freed { .. }
         | Event::Eliminated { .. }
         | Event::GameOver { .. } => true,
     };

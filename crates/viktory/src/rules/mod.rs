@@ -13,6 +13,7 @@ pub mod naval;
 pub mod opening;
 pub mod reserve;
 pub mod sequence;
+pub mod subjugation;
 pub mod victory;
 
 pub use crate::options::{DicePerKind, LostCapital, Retreat, Suppression, Victory};

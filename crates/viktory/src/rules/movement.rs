@@ -8,7 +8,7 @@ use hexmap::Hex;
 use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
-use crate::rules::exploration;
+use crate::rules::{exploration, subjugation};
 use crate::state::Viktory;
 use crate::unit::{Unit, UnitId, UnitKind};
 
@@ -19,26 +19,26 @@ pub fn frigate_in_port(s: &Viktory) -> Option<UnitId> {
     (u.kind == UnitKind::Frigate && s.terrain(u.hex).is_some_and(Terrain::is_land)).then_some(id)
 }
 
-/// Rule 9.32: nothing else happens while a frigate sits in a port.
+/// Rule 9.32: nothing else happens while a frigate sits in a port; 15.64, H-26: nor
+/// while a unit passes through an Alliance partner's hex.
 pub fn check_port_clear(s: &Viktory) -> Result<(), RuleError> {
-    match frigate_in_port(s) {
-        Some(f) => refuse(
+    check_switch(s, UnitId(u16::MAX))
+}
+
+/// acting with `unit` ends the movement of the unit that was moving before,
+/// which a frigate in port may not do (9.32), nor a unit passing through an Alliance
+/// hex (15.64).
+pub fn check_switch(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
+    match (frigate_in_port(s), subjugation::unit_in_transit(s)) {
+        (Some(f), _) if f != unit => refuse(
             "frigate_in_port",
             "9.32",
             format!("frigate {f} is in port and must leave it first"),
         ),
-        None => Ok(()),
-    }
-}
-
-/// acting with `unit` ends the movement of the unit that was moving before,
-/// which a frigate in port may not do (9.32).
-pub fn check_switch(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
-    match frigate_in_port(s) {
-        Some(f) if f != unit => refuse(
-            "frigate_in_port",
-            "9.32",
-            format!("frigate {f} is in port and must leave it first"),
+        (_, Some(t)) if t != unit => refuse(
+            "alliance_transit",
+            "15.64",
+            format!("unit {t} cannot stop in an Alliance hex and must move on first"),
         ),
         _ => Ok(()),
     }
@@ -73,7 +73,9 @@ pub fn own_unit(s: &Viktory, id: UnitId) -> Result<&Unit, RuleError> {
 /// Whether `seat` may pass freely through slow terrain at `hex` (9.12, R-10): its own
 /// town or city stands there, or one of its land units began the turn there.
 fn slow_exception(s: &Viktory, seat: Seat, hex: Hex) -> bool {
-    s.town(hex).is_some_and(|t| t.owner == seat) || s.turn.started_here.binary_search(&hex).is_ok()
+    s.town(hex).is_some_and(|t| t.owner == seat)
+        || s.turn.started_here.binary_search(&hex).is_ok()
+        || subjugation::eases_slow_terrain(s, hex, seat)
 }
 
 /// Rule 9.12, R-10: entering `hex` stops a land unit.
@@ -93,21 +95,28 @@ fn road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
     s.town(hex).is_some_and(|t| t.owner == seat) && s.turn.built != Some(hex)
 }
 
+/// 15.64: an Alliance partner's town or city serves as a road end too.
+fn land_road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
+    road_end(s, seat, hex)
+        || s.town(hex)
+            .is_some_and(|t| subjugation::allied(s, seat, t.owner))
+}
+
 /// a land hex on a road path: revealed land without enemy units.
 /// With the Road/Ferry Movement Enhancement (Expansion) water hexes carry roads too.
 fn road_hex(s: &Viktory, seat: Seat, hex: Hex) -> bool {
     s.terrain(hex)
         .is_some_and(|t| t.is_land() || s.rules.road_ferries)
-        && !s.enemy_units_at(hex, seat)
+        && !subjugation::hostile_units_at(s, hex, seat)
 }
 
 /// Rule 9.13, R-11: a road runs from `from` to `to` (2 or 3 land hexes apart, some
 /// path through land free of enemy units).
 pub fn road_between(s: &Viktory, seat: Seat, from: Hex, to: Hex) -> bool {
     if !s.rules.roads
-        || !road_end(s, seat, from)
-        || !road_end(s, seat, to)
-        || s.enemy_units_at(to, seat)
+        || !land_road_end(s, seat, from)
+        || !land_road_end(s, seat, to)
+        || subjugation::hostile_units_at(s, to, seat)
     {
         return false;
     }
@@ -184,10 +193,7 @@ pub fn check_step(s: &Viktory, u: &Unit, to: Hex) -> Result<(), RuleError> {
     };
     let distance = u.hex.distance(to);
     if u.kind.is_land() {
-        if distance != 1 {
-            if road_between(s, seat, u.hex, to) {
-                return Ok(());
-            }
+        if distance != 1 && !road_between(s, seat, u.hex, to) {
             return refuse(
                 "not_adjacent",
                 "9.13",
@@ -231,26 +237,71 @@ pub fn check_step(s: &Viktory, u: &Unit, to: Hex) -> Result<(), RuleError> {
             return Ok(());
         }
     }
-    if s.turn.battle_hexes.contains(&to) && s.is_enemy_hex(to, seat) {
+    let hostile = subjugation::hostile_hex(s, to, seat);
+    if s.turn.battle_hexes.contains(&to) && hostile {
         return refuse(
             "battle_fought",
             "12.2",
             format!("a battle was already fought at {to} this turn"),
         );
     }
+    if hostile {
+        subjugation::check_may_attack(s, seat)?;
+    } else if subjugation::alliance_hex(s, to, seat) {
+        // 15.64, H-26: through an Alliance hex, never stopping in it.
+        let left = u.mp.saturating_sub(1);
+        let slowed = u.kind.is_land() && distance == 1 && stops_in(s, seat, u.kind, to);
+        let through = Unit {
+            hex: to,
+            mp: left,
+            ..u.clone()
+        };
+        if left == 0 || slowed || !can_leave(s, &through) {
+            return refuse(
+                "alliance_stop",
+                "15.64",
+                format!("a unit may pass through the Alliance hex {to} but not stop there"),
+            );
+        }
+    }
     Ok(())
+}
+
+/// 15.64: whether a unit passing through an Alliance hex can step on from it into a
+/// hex that is not one.
+fn can_leave(s: &Viktory, u: &Unit) -> bool {
+    let seat = u.owner;
+    let roads = s
+        .towns()
+        .filter(|(h, _)| (2..=3).contains(&h.distance(u.hex)))
+        .map(|(h, _)| h);
+    u.hex
+        .neighbors()
+        .into_iter()
+        .chain(roads)
+        .filter(|&n| !subjugation::alliance_hex(s, n, seat))
+        .any(|n| check_step(s, u, n).is_ok())
 }
 
 /// Whether a step of `u` to `to` ends its movement: an enemy hex (12.0), or slow
 /// terrain entered by land but not along a road (9.12).
 pub fn move_ends_at(s: &Viktory, u: &Unit, to: Hex) -> bool {
-    s.is_enemy_hex(to, u.owner)
+    subjugation::hostile_hex(s, to, u.owner)
         || (u.kind.is_land() && u.hex.distance(to) == 1 && stops_in(s, u.owner, u.kind, to))
 }
 
 /// Moves the unit (cargo with it), reveals around the new hex, and ends its move where
 /// the rules say: slow terrain (9.12) and enemy hexes (12.0).
 pub fn apply_move(s: &mut Viktory, id: UnitId, to: Hex, ev: &mut Vec<Event>) {
+    enter(s, id, to, false, ev);
+}
+
+/// 15.64, 15.65: a Ruler's unit enters his Vassal's hex to fight there.
+pub fn apply_attack(s: &mut Viktory, id: UnitId, to: Hex, ev: &mut Vec<Event>) {
+    enter(s, id, to, true, ev);
+}
+
+fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>) {
     switch_to(s, id, ev);
     let seat = s.turn.active;
     let (from, kind) = {
@@ -258,7 +309,7 @@ pub fn apply_move(s: &mut Viktory, id: UnitId, to: Hex, ev: &mut Vec<Event>) {
         (u.hex, u.kind)
     };
     let road = kind.is_land() && from.distance(to) > 1;
-    let enemy = s.is_enemy_hex(to, seat);
+    let enemy = attack || subjugation::hostile_hex(s, to, seat);
     let stop = kind.is_land() && !road && stops_in(s, seat, kind, to);
     for u in s
         .units

@@ -9,7 +9,7 @@ use hexmap::Hex;
 use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
-use crate::rules::{LostCapital, battle, exploration, fog};
+use crate::rules::{LostCapital, battle, exploration, fog, subjugation};
 use crate::state::{Placed, Viktory};
 use crate::unit::{Unit, UnitId, UnitKind};
 
@@ -54,7 +54,11 @@ pub fn put_on_map(
 /// water, or, if none, the nearest revealed water hexes (that the player explored,
 /// H-23).
 pub fn frigate_hexes(s: &Viktory, town: Hex) -> Vec<Hex> {
-    let seat = s.turn.active;
+    frigate_hexes_for(s, s.turn.active, town)
+}
+
+/// [`frigate_hexes`] for `seat`.
+pub fn frigate_hexes_for(s: &Viktory, seat: Seat, town: Hex) -> Vec<Hex> {
     let water = |h: &Hex| fog::known_terrain(s, seat, *h) == Some(Terrain::Water);
     let adjacent: Vec<Hex> = town.neighbors().into_iter().filter(water).collect();
     if !adjacent.is_empty() {
@@ -73,9 +77,66 @@ pub fn frigate_hexes(s: &Viktory, town: Hex) -> Vec<Hex> {
     vec![]
 }
 
-/// Rule 13.2: an enemy military unit (land or naval) next to `town`.
+/// Rule 13.4 (and the online rules' nearest water): the water hexes a frigate may be
+/// placed in through `seat`'s capital.
+pub fn capital_frigate_hexes(s: &Viktory, seat: Seat, capital: Hex) -> Vec<Hex> {
+    let mut v: Vec<Hex> = capital
+        .neighbors()
+        .into_iter()
+        .filter(|&h| fog::known_terrain(s, seat, h) == Some(Terrain::Water))
+        .collect();
+    if v.is_empty() || s.rules.capital_frigates_nearest_water {
+        v.extend(frigate_hexes_for(s, seat, capital));
+    }
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// 15.64: the nearest water to `town` free of Alliance partners' frigates, when every
+/// hex a frigate would normally go to through it holds some; otherwise nothing.
+pub fn alliance_fallback_hexes(s: &Viktory, seat: Seat, town: Hex, capital: bool) -> Vec<Hex> {
+    if !s.rules.subjugation {
+        return vec![];
+    }
+    let usual = if capital {
+        capital_frigate_hexes(s, seat, town)
+    } else {
+        frigate_hexes_for(s, seat, town)
+    };
+    let blocked = |h: &Hex| allied_frigates_at(s, seat, *h);
+    if usual.is_empty() || !usual.iter().all(blocked) {
+        return vec![];
+    }
+    let radius = s.board.radius() * 2;
+    for r in 1..=radius {
+        let mut ring: Vec<Hex> = town
+            .ring(r)
+            .into_iter()
+            .filter(|&h| fog::known_terrain(s, seat, h) == Some(Terrain::Water) && !blocked(&h))
+            .collect();
+        if !ring.is_empty() {
+            ring.sort();
+            return ring;
+        }
+    }
+    vec![]
+}
+
+/// 15.64: frigates of `seat`'s Alliance partners at `hex` (a frigate placed there would
+/// start a battle among allies, which the Alliance does not allow).
+pub fn allied_frigates_at(s: &Viktory, seat: Seat, hex: Hex) -> bool {
+    s.rules.subjugation
+        && s.units_at(hex)
+            .any(|u| u.kind == UnitKind::Frigate && subjugation::allied(s, seat, u.owner))
+}
+
+/// Rule 13.2: an enemy military unit (land or naval) next to `town` (Alliance units do
+/// not count, 15.64).
 fn enemy_adjacent(s: &Viktory, seat: Seat, town: Hex) -> bool {
-    town.neighbors().iter().any(|&n| s.enemy_units_at(n, seat))
+    town.neighbors()
+        .iter()
+        .any(|&n| subjugation::hostile_units_at(s, n, seat))
 }
 
 /// Rule 13.0–13.4, 14.0: may the active player place a `kind` through `town` at `to`?
@@ -98,6 +159,7 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
     let frigate = kind == UnitKind::Frigate;
     let capital = t.capital_of == Some(seat);
     let held = s.holds_capital(seat);
+    let fallback = frigate && alliance_fallback_hexes(s, seat, town, capital).contains(&to);
     if frigate {
         if fog::known_terrain(s, seat, to) != Some(Terrain::Water) {
             return refuse(
@@ -105,6 +167,16 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
                 "13.3",
                 format!("frigates are placed on water; {to} is not"),
             );
+        }
+        if allied_frigates_at(s, seat, to) {
+            return refuse(
+                "alliance_frigates",
+                "15.64",
+                format!("Alliance frigates are at {to}"),
+            );
+        }
+        if subjugation::hostile_units_at(s, to, seat) {
+            subjugation::check_may_attack(s, seat)?;
         }
     } else if to != town {
         return refuse(
@@ -115,7 +187,7 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
     }
     // 13.4: anything, any number, frigates in the adjacent water; no 13.2. A frigate
     // going elsewhere (a landlocked forest-city capital, 13.3) follows the usual rules.
-    if capital && (!frigate || to.distance(town) == 1) {
+    if capital && (!frigate || to.distance(town) == 1 || fallback) {
         return Ok(());
     }
     // Online rules: the capital's frigates may go to the nearest water too.
@@ -174,7 +246,7 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
             },
         );
     }
-    if frigate && !frigate_hexes(s, town).contains(&to) {
+    if frigate && !fallback && !frigate_hexes(s, town).contains(&to) {
         return refuse(
             "frigate_hex",
             "13.3",
@@ -190,7 +262,7 @@ pub fn apply_place(s: &mut Viktory, kind: UnitKind, town: Hex, to: Hex, ev: &mut
     s.turn.placed.push(Placed { town, kind });
     put_on_map(s, seat, kind, to, ev);
     if kind == UnitKind::Frigate
-        && s.enemy_units_at(to, seat)
+        && subjugation::hostile_units_at(s, to, seat)
         && let Err(i) = s.turn.placement_battles.binary_search(&to)
     {
         s.turn.placement_battles.insert(i, to);
@@ -219,6 +291,8 @@ fn candidates(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
         for &town in &towns {
             if kind == UnitKind::Frigate {
                 let mut hexes = frigate_hexes(s, town);
+                hexes.extend(alliance_fallback_hexes(s, seat, town, true));
+                hexes.extend(alliance_fallback_hexes(s, seat, town, false));
                 hexes.extend(
                     town.neighbors().into_iter().filter(|h| {
                         fog::known_terrain(s, s.turn.active, *h) == Some(Terrain::Water)
@@ -253,7 +327,7 @@ pub fn start_placement_battle(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
             .units
             .iter()
             .any(|u| u.hex == hex && u.owner == seat && u.kind == UnitKind::Frigate);
-        if mine && s.enemy_units_at(hex, seat) {
+        if mine && subjugation::hostile_units_at(s, hex, seat) {
             battle::start(s, hex, seat, true, ev);
             return true;
         }

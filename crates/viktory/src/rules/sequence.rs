@@ -19,7 +19,7 @@ pub fn to_move(s: &Viktory) -> ToMove {
     if !s.reveals.is_empty() {
         // Map customization: the revealing player arranges the drawn tiles.
         return if customization::on(s) && !customization::draw_due(s) {
-            ToMove::Seat(s.turn.active)
+            ToMove::Seat(s.actor())
         } else {
             ToMove::Chance
         };
@@ -55,6 +55,14 @@ pub fn to_move(s: &Viktory) -> ToMove {
     }
     if let Some(c) = &s.capture {
         return ToMove::Seat(c.loser);
+    }
+    if let Some(h) = &s.handover {
+        use crate::rules::subjugation::HandoverStep;
+        return match h.step {
+            HandoverStep::Evacuate | HandoverStep::Battles => ToMove::Seat(h.ruler),
+            HandoverStep::Reinforce => ToMove::Seat(h.vassal),
+            HandoverStep::PlacementBattles => ToMove::Chance,
+        };
     }
     match s.turn.stage {
         Stage::FirstPlayer | Stage::Start | Stage::PlacementBattles => ToMove::Chance,
@@ -124,6 +132,12 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) {
         }
         if s.capture.is_some() {
             if capital::advance(s, ev) {
+                continue;
+            }
+            return;
+        }
+        if s.handover.is_some() {
+            if crate::rules::subjugation::advance(s, ev) {
                 continue;
             }
             return;
@@ -229,6 +243,8 @@ pub fn moving_done(s: &mut Viktory, ev: &mut Vec<Event>) {
 
 /// Ends the active player's turn and starts the next live player's (6.0).
 pub fn end_turn(s: &mut Viktory, ev: &mut Vec<Event>) {
+    // 15.63: the turn without attacks is over.
+    s.players[s.turn.active.index()].reorganizing = false;
     let n = s.rules.players;
     let mut next = s.turn.active;
     let mut new_round = false;

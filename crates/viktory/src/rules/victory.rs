@@ -42,10 +42,47 @@ pub fn after_capture(s: &mut Viktory, loser: Seat, capital_taken: bool, ev: &mut
         finish(s, live, "conquest", ev);
         return;
     }
+    if alliance_won(s, ev) {
+        return;
+    }
     if capital_taken && s.rules.victory.contains(&Victory::ShorterConquest) {
         let winners = largest_empires(s, live.into_iter().filter(|&p| p != loser));
         finish(s, winners, "a capital fell", ev);
     }
+}
+
+/// 15.66, 5.2: with subjugation no one is eliminated by losing his capital, so conquest
+/// (5.1 or 5.2) is won when every other player still in the game is one's Vassal.
+/// Expansion, Optional Subjugation Victory Condition: the first player to have made
+/// Vassals of two different players without losing his own capital in between wins.
+fn alliance_won(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
+    if !s.rules.subjugation {
+        return false;
+    }
+    let live: Vec<Seat> = s.live_seats().collect();
+    let conquest = s.rules.victory.contains(&Victory::StandardConquest)
+        || s.rules.victory.contains(&Victory::SubjugationConquest);
+    if conquest
+        && let Some(&ruler) = live.iter().find(|&&r| {
+            live.iter()
+                .all(|&p| p == r || s.players[p.index()].ruler == Some(r))
+        })
+    {
+        finish(s, vec![ruler], "subjugation conquest", ev);
+        return true;
+    }
+    if s.rules.victory.contains(&Victory::TwoVassals) {
+        let active = s.turn.active;
+        let n = s.rules.players;
+        if let Some(p) = (0..n)
+            .map(|k| Seat((active.0 + k) % n))
+            .find(|p| s.players[p.index()].subjugated.count_ones() >= 2)
+        {
+            finish(s, vec![p], "two vassals", ev);
+            return true;
+        }
+    }
+    false
 }
 
 /// Rule 5.4: at the start of his turn, a player whose empire is worth the race points
@@ -108,12 +145,18 @@ pub fn turn_limit_reached(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
 
 /// Expansion, Optional Quicker Victory Condition: the points a player's empire is worth
 /// for it: 1 per town, 2 per city, and 2 more per enemy capital held.
+/// With subjugation, 2 per current Vassal instead (his capital was handed back).
 pub fn quick_points(s: &Viktory, seat: Seat) -> u16 {
     let capitals = s
         .towns()
         .filter(|(_, t)| t.owner == seat && t.capital_of.is_some_and(|c| c != seat))
         .count();
-    s.score(seat) + 2 * capitals as u16
+    let vassals = s
+        .players
+        .iter()
+        .filter(|p| s.rules.subjugation && p.ruler == Some(seat))
+        .count();
+    s.score(seat) + 2 * (capitals + vassals) as u16
 }
 
 /// The points that win (the rulebook's table by player count, unless set).
