@@ -4,7 +4,7 @@ use crate::action::Action;
 use crate::event::Event;
 use crate::rules::{
     battle, bombard, building, capital, casualties, customization, exploration, fog, movement,
-    naval, opening, reserve, sequence, subjugation, victory,
+    naval, opening, quick_setup, reserve, sequence, subjugation, victory,
 };
 use crate::state::{Stage, Viktory};
 
@@ -19,6 +19,9 @@ pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
         }
         Action::EndPhase if handing_over => subjugation::end_reinforcement(s),
         Action::Attack { unit, to } => movement::apply_attack(s, unit, to, &mut ev),
+        Action::FirstPlayer { seat } if quick_setup::finished(s) => {
+            quick_setup::start_game(s, seat, &mut ev);
+        }
         Action::FirstPlayer { seat } => opening::apply_first_player(s, seat, &mut ev),
         Action::Reveal { hex, terrain } => exploration::apply_reveal(s, hex, terrain, &mut ev),
         Action::Draw { terrain } => customization::apply_draw(s, terrain, &mut ev),
@@ -61,6 +64,8 @@ pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
             Stage::Build => sequence::building_done(s, &mut ev),
             Stage::Move => sequence::moving_done(s, &mut ev),
             Stage::Place => sequence::enter(s, Stage::PlacementBattles, &mut ev),
+            Stage::SetupBuild => quick_setup::pass(s, &mut ev),
+            Stage::SetupPlace => quick_setup::placed(s, &mut ev),
             _ => {}
         },
     }

@@ -42,7 +42,7 @@ fn check_chance(s: &Viktory, action: &Action) -> Result<(), RuleError> {
         }
         (sequence::Chance::Draw, Action::Draw { terrain }) => customization::check_draw(s, terrain),
         (sequence::Chance::FirstPlayer, Action::FirstPlayer { seat })
-            if opening::first_player_candidates(s).contains(&seat) =>
+            if crate::legal::first_player_candidates(s).contains(&seat) =>
         {
             Ok(())
         }
@@ -166,10 +166,27 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
         {
             Ok(())
         }
-        (Stage::Build, &Action::BuildTown { hex }) => building::check_town(s, hex),
-        (Stage::Build, &Action::BuildCity { hex }) => building::check_city(s, hex),
+        (Stage::Build | Stage::SetupBuild, &Action::BuildTown { hex }) => {
+            building::check_town(s, hex)
+        }
+        (Stage::SetupPlace, &Action::Place { kind, town, to }) => {
+            reserve::check_place(s, kind, town, to)?;
+            if s.enemy_units_at(to, s.turn.active) {
+                return refuse(
+                    "no_battle_in_setup",
+                    "Expansion",
+                    "no frigate is placed among enemy frigates before the game begins",
+                );
+            }
+            Ok(())
+        }
+        (Stage::Build | Stage::SetupBuild, &Action::BuildCity { hex }) => {
+            building::check_city(s, hex)
+        }
         (Stage::Build, &Action::Relocate { from, to }) => building::check_relocate(s, from, to),
-        (Stage::Build | Stage::Place, Action::EndPhase) => Ok(()),
+        (Stage::Build | Stage::Place | Stage::SetupBuild | Stage::SetupPlace, Action::EndPhase) => {
+            Ok(())
+        }
         (Stage::Move, &Action::Move { unit, to }) => movement::check_move(s, unit, to),
         (Stage::Move, &Action::Attack { unit, to }) => {
             crate::rules::subjugation::check_attack(s, unit, to)

@@ -48,11 +48,20 @@ pub fn chance_outcomes(s: &Viktory) -> Vec<(Action, u32)> {
             .into_iter()
             .map(|(hex, terrain, w)| (Action::Reveal { hex, terrain }, w))
             .collect(),
-        sequence::Chance::FirstPlayer => opening::first_player_candidates(s)
+        sequence::Chance::FirstPlayer => first_player_candidates(s)
             .into_iter()
             .map(|seat| (Action::FirstPlayer { seat }, 1))
             .collect(),
         sequence::Chance::Die => (1..=6).map(|value| (Action::Die { value }, 1)).collect(),
+    }
+}
+
+/// Who may be drawn to play first now (4.0; again after the Quicker Game Setup).
+pub fn first_player_candidates(s: &Viktory) -> Vec<engine::Seat> {
+    if crate::rules::quick_setup::finished(s) {
+        crate::rules::quick_setup::first_player_candidates(s)
+    } else {
+        opening::first_player_candidates(s)
     }
 }
 
@@ -245,9 +254,18 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 .map(|&hex| Action::FoundCapital { hex })
                 .collect(),
         },
-        Stage::Build => {
+        Stage::Build | Stage::SetupBuild => {
             let mut v = build_candidates(s);
             v.push(Action::EndPhase);
+            v
+        }
+        Stage::SetupPlace => {
+            let mut v = vec![Action::EndPhase];
+            v.extend(
+                reserve::placements(s)
+                    .into_iter()
+                    .map(|(kind, town, to)| Action::Place { kind, town, to }),
+            );
             v
         }
         Stage::Move => {

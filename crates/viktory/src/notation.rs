@@ -95,6 +95,8 @@ fn stage(s: Stage) -> &'static str {
         Stage::Move => "movement and combat",
         Stage::Place => "reserve placement",
         Stage::PlacementBattles => "placement battles",
+        Stage::SetupBuild => "setup building",
+        Stage::SetupPlace => "setup placement",
     }
 }
 

@@ -216,6 +216,9 @@ pub struct Rules {
     pub relocation: bool,
     /// 15.6 Subjugation.
     pub subjugation: bool,
+    /// Expansion, Optional Quicker Game Setup: a face-up map, then capitals, then rounds
+    /// of building and a placement before the first turn (H-28).
+    pub quicker_game_setup: bool,
 }
 
 /// One-line descriptions of the options, for `presets`.
@@ -420,11 +423,14 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "subjugation",
         "15.6: a captured capital makes its owner a vassal instead of a loser.",
     ),
+    (
+        "quicker_game_setup",
+        "Expansion: a face-up map; capitals, then rounds of building and a placement before the first turn.",
+    ),
 ];
 
 /// Expansion rules not built yet, by the option name they will have: refused by name.
 const NOT_BUILT: &[(&str, &str)] = &[
-    ("quicker_game_setup", "Optional Quicker Game Setup"),
     (
         "accelerator_enhancement",
         "Building Phase Accelerator Enhancement",
@@ -519,6 +525,7 @@ impl Rules {
             luck_averaging: false,
             relocation: false,
             subjugation: false,
+            quicker_game_setup: false,
         }
     }
 
@@ -859,6 +866,20 @@ impl Rules {
                     "conflicting_options",
                     "R-2",
                     format!("map_customization and {name} conflict: they explore the map in different ways"),
+                ));
+            }
+        }
+        for (name, on) in [
+            ("map_customization", self.map_customization),
+            ("exploration_balancing", self.exploration_balancing),
+            ("independent_exploration", self.independent_exploration),
+            ("opening_second_town", self.opening_second_town),
+        ] {
+            if on && self.quicker_game_setup {
+                p.push(Problem::with_rule(
+                    "conflicting_options",
+                    "R-2",
+                    format!("quicker_game_setup and {name} conflict: the quicker setup starts on a face-up map with its own building rounds"),
                 ));
             }
         }

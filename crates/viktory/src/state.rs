@@ -90,6 +90,10 @@ pub enum Stage {
     Place,
     /// Frigate placement naval battles (13.5), then the turn ends.
     PlacementBattles,
+    /// Expansion, Optional Quicker Game Setup: a player's build in the setup rounds.
+    SetupBuild,
+    /// Expansion, Optional Quicker Game Setup: a player places his units before play.
+    SetupPlace,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
@@ -155,6 +159,9 @@ pub struct Turn {
     /// 9.13, 9.32: the town built this turn (not yet a road end or a port).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub built: Option<Hex>,
+    /// Quicker Game Setup: players in a row who built nothing.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub setup_passes: u8,
     /// 12.2, R-16: hexes where a battle was fought this turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub battle_hexes: Vec<Hex>,
@@ -396,7 +403,7 @@ impl Setup {
     /// With no exploration (15.2, the original VIKTORY) every interior tile is turned
     /// face up first, one chance action per hex, before the first player is drawn.
     pub fn new(rules: Rules) -> Setup {
-        let reveals = if rules.no_exploration {
+        let reveals = if rules.no_exploration || rules.quicker_game_setup {
             let board = board(rules.side());
             board.hexes().filter(|&h| !board.is_perimeter(h)).collect()
         } else {

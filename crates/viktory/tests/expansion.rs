@@ -597,3 +597,77 @@ fn expansion_seven_and_eight_players() {
         }
     }
 }
+
+/// Optional Quicker Game Setup (H-28): the map starts face up; after the capitals the
+/// players build in turn, one build each, until everyone passes; then each places the
+/// units his towns and cities support; then the first player is drawn and turn 1 begins.
+#[test]
+fn expansion_quicker_game_setup() {
+    let setup = Viktory::new_setup(&engine::NewGame {
+        preset: Some("classic".into()),
+        options: serde_json::from_str(r#"{"quicker_game_setup": true}"#).unwrap(),
+        players: Some(2),
+    })
+    .unwrap();
+    let mut s = Viktory::from_setup(&setup).unwrap();
+    let mut rng = engine::GameRng::from_u64(3);
+    let mut stages = Vec::new();
+    let mut builders = Vec::new();
+    while s.turn().number == 0 {
+        if stages.last() != Some(&s.turn().stage) {
+            stages.push(s.turn().stage);
+        }
+        let action = match s.to_move() {
+            ToMove::Chance => s.sample_chance(&mut rng),
+            ToMove::Seat(seat) => {
+                let legal = s.legal_actions();
+                // Build or place whatever comes first; found the first capital offered.
+                let pick = legal
+                    .iter()
+                    .find(|a| !matches!(a, Action::EndPhase))
+                    .copied()
+                    .unwrap_or(Action::EndPhase);
+                if s.turn().stage == Stage::SetupBuild {
+                    assert_eq!(s.bank().total(), 0, "the map is face up");
+                    if matches!(pick, Action::BuildTown { .. } | Action::BuildCity { .. }) {
+                        builders.push(seat);
+                    }
+                }
+                pick
+            }
+            ToMove::Over(_) => panic!("the setup never ends the game"),
+        };
+        s.apply(action).unwrap();
+    }
+    assert_eq!(
+        stages,
+        vec![
+            Stage::FirstPlayer,
+            Stage::Opening,
+            Stage::SetupBuild,
+            Stage::SetupPlace,
+            Stage::FirstPlayer
+        ]
+    );
+    // One build per player per round: the builders alternate while both can build.
+    assert!(builders.len() >= 4, "{builders:?}");
+    assert!(
+        builders.windows(2).take(3).all(|w| w[0] != w[1]),
+        "{builders:?}"
+    );
+    // Every supported unit is on the map, and the game is in its first turn.
+    for p in [Seat(0), Seat(1)] {
+        assert_eq!(s.player(p).reserve.total(), 0, "{p} placed everything");
+        assert!(s.towns().filter(|(_, t)| t.owner == p).count() >= 3);
+    }
+    assert_eq!(s.turn().number, 1);
+    assert!(matches!(s.turn().stage, Stage::Build | Stage::Move));
+    // It conflicts with exploring options.
+    let err = Viktory::new_setup(&engine::NewGame {
+        preset: Some("expansion".into()),
+        options: serde_json::from_str(r#"{"quicker_game_setup": true}"#).unwrap(),
+        players: Some(2),
+    })
+    .unwrap_err();
+    assert_eq!(err.0[0].code, "conflicting_options");
+}

@@ -728,6 +728,15 @@ fn classic_with_subjugation() {
     }
 }
 
+/// Expansion, Optional Quicker Game Setup, on classic and Expansion-style rules.
+#[test]
+fn classic_with_quicker_game_setup() {
+    let options = serde_json::json!({"max_turns": 12, "quicker_game_setup": true});
+    playouts("quicker game setup", 150, 2800, 7, None, |i| {
+        new_game("classic", 2 + (i % 5) as u8, &options)
+    });
+}
+
 /// Random play with subjugation reaches every part of 15.6: subjugation, the Ruler's
 /// evacuation, the Vassal's reinforcement, attacks on a Vassal, freed Vassals.
 #[test]

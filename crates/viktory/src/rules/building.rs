@@ -194,7 +194,10 @@ pub fn actions_left(s: &Viktory) -> u8 {
 /// Spends build actions; the phase ends when none are left (7.2, Expansion).
 fn spend(s: &mut Viktory, cost: u8, ev: &mut Vec<Event>) {
     s.turn.build_actions_used = s.turn.build_actions_used.saturating_add(cost);
-    if actions_left(s) == 0 {
+    if s.turn.stage == crate::state::Stage::SetupBuild {
+        // Quicker Game Setup: one build per player per round.
+        crate::rules::quick_setup::built(s, ev);
+    } else if actions_left(s) == 0 {
         sequence::building_done(s, ev);
     }
 }

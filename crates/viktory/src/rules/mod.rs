@@ -11,6 +11,7 @@ pub mod fog;
 pub mod movement;
 pub mod naval;
 pub mod opening;
+pub mod quick_setup;
 pub mod reserve;
 pub mod sequence;
 pub mod subjugation;

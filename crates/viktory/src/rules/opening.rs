@@ -161,7 +161,9 @@ pub fn skip_second_town(s: &mut Viktory) {
 fn next_opening(s: &mut Viktory, ev: &mut Vec<Event>) {
     s.turn.openings_done += 1;
     let n = s.rules.players;
-    if s.turn.openings_done >= n {
+    if s.turn.openings_done >= n && crate::rules::quick_setup::on(s) {
+        crate::rules::quick_setup::begin(s, ev);
+    } else if s.turn.openings_done >= n {
         s.turn.number = 1;
         let first = s.turn.first;
         match (0..n)

@@ -66,7 +66,12 @@ pub fn to_move(s: &Viktory) -> ToMove {
     }
     match s.turn.stage {
         Stage::FirstPlayer | Stage::Start | Stage::PlacementBattles => ToMove::Chance,
-        Stage::Opening | Stage::Build | Stage::Move | Stage::Place => ToMove::Seat(s.turn.active),
+        Stage::Opening
+        | Stage::Build
+        | Stage::Move
+        | Stage::Place
+        | Stage::SetupBuild
+        | Stage::SetupPlace => ToMove::Seat(s.turn.active),
     }
 }
 
@@ -143,12 +148,13 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) {
             return;
         }
         let progressed = match s.turn.stage {
-            Stage::FirstPlayer => false,
+            Stage::FirstPlayer | Stage::SetupPlace => false,
             Stage::Opening => opening::advance(s, ev),
             Stage::Start => start_of_turn(s, ev),
             // With fog the player ends these phases himself even with nothing to do:
             // skipping them would tell the others what he has and sees.
-            Stage::Build | Stage::Place if fog::on(s) => false,
+            Stage::Build | Stage::Place | Stage::SetupBuild if fog::on(s) => false,
+            Stage::SetupBuild => crate::rules::quick_setup::advance(s, ev),
             Stage::Build => {
                 if crate::legal::any_build(s) {
                     false
@@ -193,7 +199,10 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) {
 /// Enters a phase of the active player's turn.
 pub fn enter(s: &mut Viktory, stage: Stage, ev: &mut Vec<Event>) {
     s.turn.stage = stage;
-    if matches!(stage, Stage::Build | Stage::Move | Stage::Place) {
+    if matches!(
+        stage,
+        Stage::Build | Stage::Move | Stage::Place | Stage::SetupBuild | Stage::SetupPlace
+    ) {
         ev.push(Event::PhaseStarted { stage });
     }
     // "The unit now moving" only means something within one movement phase.
