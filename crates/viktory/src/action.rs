@@ -184,4 +184,20 @@ pub enum Action {
         /// The adjacent Vassal hex.
         to: Hex,
     },
+
+    // ----- Expansion, extremely optional -----
+    /// Upgrade an own city into a Metropolis supporting one more unit (Metropolis).
+    BuildMetropolis {
+        /// The city.
+        hex: Hex,
+        /// The extra kind: two infantry, or a cavalry, artillery or frigate.
+        extra: UnitKind,
+    },
+    /// Switch the extra unit a Metropolis supports (Metropolis).
+    SwitchMetropolis {
+        /// The Metropolis.
+        hex: Hex,
+        /// The new extra kind.
+        extra: UnitKind,
+    },
 }

@@ -3,8 +3,8 @@
 use crate::action::Action;
 use crate::event::Event;
 use crate::rules::{
-    battle, bombard, building, capital, casualties, customization, exploration, fog, movement,
-    naval, opening, quick_setup, reserve, sequence, subjugation, victory,
+    battle, bombard, building, capital, casualties, customization, exploration, fog, metropolis,
+    movement, naval, opening, quick_setup, reserve, sequence, subjugation, victory,
 };
 use crate::state::{Stage, Viktory};
 
@@ -43,6 +43,10 @@ pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
         }
         Action::BuildTown { hex } => building::apply_town(s, hex, &mut ev),
         Action::BuildCity { hex } => building::apply_city(s, hex, &mut ev),
+        Action::BuildMetropolis { hex, extra } => metropolis::apply_build(s, hex, extra, &mut ev),
+        Action::SwitchMetropolis { hex, extra } => {
+            metropolis::apply_switch(s, hex, extra, &mut ev);
+        }
         Action::Relocate { from, to } => building::apply_relocate(s, from, to, &mut ev),
         Action::Move { unit, to } => movement::apply_move(s, unit, to, &mut ev),
         Action::Embark { unit, frigate } => naval::apply_embark(s, unit, frigate, &mut ev),

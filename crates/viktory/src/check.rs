@@ -148,6 +148,9 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
     if s.capture.is_some() {
         return match *action {
             Action::Disband { kind, unit } => capital::check_disband(s, kind, unit),
+            Action::SwitchMetropolis { hex, extra } => {
+                crate::rules::metropolis::check_switch(s, hex, extra)
+            }
             _ => refuse(
                 "disband_pending",
                 "10.2",
@@ -182,6 +185,12 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
         }
         (Stage::Build | Stage::SetupBuild, &Action::BuildCity { hex }) => {
             building::check_city(s, hex)
+        }
+        (Stage::Build | Stage::SetupBuild, &Action::BuildMetropolis { hex, extra }) => {
+            crate::rules::metropolis::check_build(s, hex, extra)
+        }
+        (_, &Action::SwitchMetropolis { hex, extra }) => {
+            crate::rules::metropolis::check_switch(s, hex, extra)
         }
         (Stage::Build, &Action::Relocate { from, to }) => building::check_relocate(s, from, to),
         (Stage::Build | Stage::Place | Stage::SetupBuild | Stage::SetupPlace, Action::EndPhase) => {

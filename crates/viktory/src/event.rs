@@ -279,6 +279,22 @@ pub enum Event {
         /// Who.
         seat: Seat,
     },
+    /// Expansion: a city became a Metropolis supporting one more unit of this kind.
+    MetropolisBuilt {
+        /// Whose.
+        seat: Seat,
+        /// Where.
+        hex: Hex,
+        /// The extra kind (two infantry, or one of another kind).
+        extra: UnitKind,
+    },
+    /// Expansion: a Metropolis supports another extra unit now.
+    MetropolisSwitched {
+        /// Where.
+        hex: Hex,
+        /// The new extra kind.
+        extra: UnitKind,
+    },
     /// 15.61: a capital fell; its owner is now the captor's Vassal.
     Subjugated {
         /// The capital.

@@ -79,9 +79,29 @@ pub fn any_build(s: &Viktory) -> bool {
     build_candidates(s).iter().any(|a| match *a {
         Action::BuildTown { hex } => building::check_town(s, hex).is_ok(),
         Action::BuildCity { hex } => building::check_city(s, hex).is_ok(),
+        Action::BuildMetropolis { hex, extra } => {
+            crate::rules::metropolis::check_build(s, hex, extra).is_ok()
+        }
         Action::Relocate { from, to } => building::check_relocate(s, from, to).is_ok(),
         _ => false,
     })
+}
+
+/// Metropolis switches worth checking: each Metropolis of the player concerned to each
+/// other extra kind.
+fn metropolis_switches(s: &Viktory) -> Vec<Action> {
+    if !s.rules.metropolis {
+        return vec![];
+    }
+    let owner = s.capture.as_ref().map_or(s.turn.active, |c| c.loser);
+    s.towns()
+        .filter(|(_, t)| t.owner == owner && t.metropolis.is_some())
+        .flat_map(|(hex, _)| {
+            crate::rules::metropolis::EXTRA_KINDS
+                .into_iter()
+                .map(move |extra| Action::SwitchMetropolis { hex, extra })
+        })
+        .collect()
 }
 
 fn build_candidates(s: &Viktory) -> Vec<Action> {
@@ -90,6 +110,13 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
     for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
         if !t.city {
             v.push(Action::BuildCity { hex });
+        }
+        if t.city && t.metropolis.is_none() && s.rules.metropolis {
+            v.extend(
+                crate::rules::metropolis::EXTRA_KINDS
+                    .into_iter()
+                    .map(|extra| Action::BuildMetropolis { hex, extra }),
+            );
         }
         if s.rules.relocation {
             v.extend(
@@ -213,10 +240,12 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
         return v;
     }
     if s.capture.is_some() {
-        return capital::options(s)
+        let mut v: Vec<Action> = capital::options(s)
             .into_iter()
             .map(|(kind, unit)| Action::Disband { kind, unit })
             .collect();
+        v.extend(metropolis_switches(s));
+        return v;
     }
     if let Some(h) = &s.handover {
         return handover_candidates(s, h);
@@ -257,6 +286,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
         Stage::Build | Stage::SetupBuild => {
             let mut v = build_candidates(s);
             v.push(Action::EndPhase);
+            v.extend(metropolis_switches(s));
             v
         }
         Stage::SetupPlace => {
@@ -366,7 +396,8 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             v
         }
         Stage::Place => {
-            let mut v = vec![Action::EndPhase];
+            let mut v = metropolis_switches(s);
+            v.push(Action::EndPhase);
             v.extend(
                 reserve::placements(s)
                     .into_iter()

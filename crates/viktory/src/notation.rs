@@ -33,6 +33,8 @@ pub fn action_name(a: &Action) -> &'static str {
         Action::EndPhase => "ending the phase",
         Action::Evacuate { .. } => "moving out of a returned capital",
         Action::Attack { .. } => "attacking a vassal",
+        Action::BuildMetropolis { .. } => "building a Metropolis",
+        Action::SwitchMetropolis { .. } => "switching a Metropolis's unit",
     }
 }
 
@@ -73,6 +75,12 @@ pub fn describe_action(a: &Action) -> String {
         Action::EndPhase => "end the phase".into(),
         Action::Evacuate { unit, to } => format!("move {unit} out of the capital to {to}"),
         Action::Attack { unit, to } => format!("{unit} attacks the vassal at {to}"),
+        Action::BuildMetropolis { hex, extra } => {
+            format!("upgrade {hex} to a Metropolis supporting a {extra}")
+        }
+        Action::SwitchMetropolis { hex, extra } => {
+            format!("let the Metropolis at {hex} support a {extra}")
+        }
     }
 }
 
@@ -212,6 +220,12 @@ pub fn describe_event(e: &Event) -> String {
             format!("{ruler} takes the capital at {hex}: {vassal} becomes his vassal")
         }
         Event::Freed { seat } => format!("{seat} is free of his alliance"),
+        Event::MetropolisBuilt { seat, hex, extra } => {
+            format!("{seat} upgrades {hex} to a Metropolis supporting a {extra}")
+        }
+        Event::MetropolisSwitched { hex, extra } => {
+            format!("the Metropolis at {hex} now supports a {extra}")
+        }
         Event::GameOver { outcome } => {
             let w: Vec<String> = outcome.winners.iter().map(ToString::to_string).collect();
             format!("game over ({}): {} won", outcome.reason, w.join(", "))

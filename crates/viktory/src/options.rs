@@ -219,6 +219,14 @@ pub struct Rules {
     /// Expansion, Optional Quicker Game Setup: a face-up map, then capitals, then rounds
     /// of building and a placement before the first turn (H-28).
     pub quicker_game_setup: bool,
+    /// Expansion, Building Phase Accelerator Enhancement: an upgrade takes one build
+    /// action, and a new city reveals nothing two hexes away.
+    pub accelerator_enhancement: bool,
+    /// Expansion, Metropolis City Upgrade: a city with all five terrains on and around
+    /// it may become a Metropolis (one more supported unit of choice, 3 defence dice).
+    pub metropolis: bool,
+    /// Expansion, Metropolis: the capital may always become a Metropolis.
+    pub metropolis_capital: bool,
 }
 
 /// One-line descriptions of the options, for `presets`.
@@ -424,6 +432,18 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "15.6: a captured capital makes its owner a vassal instead of a loser.",
     ),
     (
+        "accelerator_enhancement",
+        "Expansion (extremely optional): an upgrade takes one build action; new cities reveal nothing two hexes away.",
+    ),
+    (
+        "metropolis",
+        "Expansion (extremely optional): cities among all five terrains may become Metropolises.",
+    ),
+    (
+        "metropolis_capital",
+        "Expansion (extremely optional): the capital may always become a Metropolis.",
+    ),
+    (
         "quicker_game_setup",
         "Expansion: a face-up map; capitals, then rounds of building and a placement before the first turn.",
     ),
@@ -431,11 +451,6 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
 
 /// Expansion rules not built yet, by the option name they will have: refused by name.
 const NOT_BUILT: &[(&str, &str)] = &[
-    (
-        "accelerator_enhancement",
-        "Building Phase Accelerator Enhancement",
-    ),
-    ("metropolis", "Metropolis City Upgrade"),
     ("battle_dice_factors", "Battle Attacks dice factors"),
     ("pillage", "Pillage Attack"),
     ("artillery_characteristics", "Artillery Characteristics"),
@@ -526,6 +541,9 @@ impl Rules {
             relocation: false,
             subjugation: false,
             quicker_game_setup: false,
+            accelerator_enhancement: false,
+            metropolis: false,
+            metropolis_capital: false,
         }
     }
 
@@ -848,6 +866,13 @@ impl Rules {
                 "victory",
                 "5.2",
                 "the subjugation_conquest victory needs the subjugation option",
+            ));
+        }
+        if self.metropolis_capital && !self.metropolis {
+            p.push(Problem::with_rule(
+                "metropolis_capital",
+                "Expansion",
+                "metropolis_capital needs the metropolis option",
             ));
         }
         if self.victory.contains(&Victory::TwoVassals) && !self.subjugation {

@@ -9,7 +9,7 @@ use crate::options::Rules;
 use crate::unit::{Reserve, Unit, UnitId, UnitKind};
 
 /// A town or city on the map (7.2), with the capital marker if one lies there (4.0, 14.0).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Town {
     /// Current owner.
     pub owner: Seat,
@@ -18,6 +18,27 @@ pub struct Town {
     /// Whose capital marker lies here; it stays when the town is captured (14.0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub capital_of: Option<Seat>,
+    /// Expansion, Metropolis: this city is a Metropolis supporting one more unit of
+    /// this kind (two for infantry).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metropolis: Option<UnitKind>,
+}
+
+impl Town {
+    /// The units this town, city or Metropolis supports on `terrain` (8.0; Expansion,
+    /// Metropolis); `as_city: false` counts a city as a town (14.0).
+    pub fn units(&self, rules: &Rules, terrain: Terrain, as_city: bool) -> Vec<UnitKind> {
+        let city = self.city && as_city;
+        let mut v: Vec<UnitKind> = rules
+            .supported(city, terrain)
+            .into_iter()
+            .flatten()
+            .collect();
+        if let (true, Some(k)) = (city, self.metropolis) {
+            v.extend(crate::rules::metropolis::extra_units(k));
+        }
+        v
+    }
 }
 
 /// What one hex holds besides units and towns.
@@ -311,6 +332,10 @@ pub struct Capture {
     pub loser: Seat,
     /// The kinds still owed, in order.
     pub owed: Vec<UnitKind>,
+    /// A lost Metropolis's extra kind, still owed at the end of `owed` (its owner may
+    /// switch it with another Metropolis's, Expansion).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extra: Option<UnitKind>,
     /// The owner moved his own town or city (15.5): no victory or elimination follows.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub relocation: bool,
@@ -1128,7 +1153,7 @@ impl Viktory {
         let mut r = Reserve::default();
         for (hex, t) in self.towns().filter(|(_, t)| t.owner == seat) {
             let terrain = self.terrain(hex).unwrap_or(Terrain::Plains);
-            for k in self.rules.supported(t.city, terrain).into_iter().flatten() {
+            for k in t.units(&self.rules, terrain, true) {
                 *r.get_mut(k) += 1;
             }
         }
@@ -1163,11 +1188,15 @@ impl Viktory {
         self.rules.hit_max + u8::from(supplied)
     }
 
-    /// Empire points (5.3): 1 per town, 2 per city.
+    /// Empire points (5.3): 1 per town, 2 per city, 3 per Metropolis (Expansion, H-29).
     pub fn score(&self, seat: Seat) -> u16 {
         self.towns()
             .filter(|(_, t)| t.owner == seat)
-            .map(|(_, t)| if t.city { 2 } else { 1 })
+            .map(|(_, t)| match (t.city, t.metropolis) {
+                (true, Some(_)) => 3,
+                (true, None) => 2,
+                _ => 1,
+            })
             .sum()
     }
 

@@ -97,7 +97,8 @@ fn rule_7_21_town_two_or_three_hexes_from_an_own_town() {
         Some(Town {
             owner: Seat(0),
             city: false,
-            capital_of: None
+            capital_of: None,
+            metropolis: None,
         })
     );
     assert_eq!(s.turn().built, Some(h(1, 0)));
@@ -175,7 +176,8 @@ fn rule_7_23_upgrade_a_town_into_a_city() {
         Some(Town {
             owner: Seat(0),
             city: true,
-            capital_of: Some(Seat(0))
+            capital_of: Some(Seat(0)),
+            metropolis: None,
         })
     );
 }

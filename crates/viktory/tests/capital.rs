@@ -261,7 +261,8 @@ fn rule_14_0_a_recaptured_capital_restores_everything() {
         Some(Town {
             owner: Seat(0),
             city: false,
-            capital_of: Some(Seat(0))
+            capital_of: Some(Seat(0)),
+            metropolis: None,
         })
     );
     assert!(s.holds_capital(Seat(0)));
@@ -463,7 +464,8 @@ fn rule_r18_losing_the_last_town_eliminates() {
         Some(Town {
             owner: Seat(0),
             city: false,
-            capital_of: Some(Seat(1))
+            capital_of: Some(Seat(1)),
+            metropolis: None,
         })
     );
 

@@ -84,6 +84,7 @@ fn online_dark_remembers_enemy_towns_as_last_seen() {
             owner: Seat(1),
             city: false,
             capital_of: None,
+            metropolis: None,
         },
     };
     let mut p = base(Stage::Move, true).town(h(2, -1), 1, true, false);

@@ -168,6 +168,7 @@ fn apply(m: &Mutation) -> Setup {
             hex: hex(*h),
             loser: Seat(*loser),
             owed: owed.iter().map(|&k| UnitKind::ALL[k]).collect(),
+            extra: owed.first().map(|&k| UnitKind::ALL[k]),
             relocation: false,
         });
     }

@@ -728,6 +728,21 @@ fn classic_with_subjugation() {
     }
 }
 
+/// The extremely optional Expansion rules built so far, on the Expansion preset.
+#[test]
+fn expansion_with_extremely_optional_rules() {
+    let options = serde_json::json!({
+        "max_turns": 15,
+        "accelerator_enhancement": true,
+        "metropolis": true,
+        "metropolis_capital": true,
+        "victory": ["standard_conquest", "quicker_victory"],
+    });
+    playouts("expansion, extremely optional", 200, 3100, 7, None, |i| {
+        new_game("expansion", 2 + (i % 4) as u8, &options)
+    });
+}
+
 /// Expansion, Optional Quicker Game Setup, on classic and Expansion-style rules.
 #[test]
 fn classic_with_quicker_game_setup() {
@@ -737,19 +752,17 @@ fn classic_with_quicker_game_setup() {
     });
 }
 
-/// Random play with subjugation reaches every part of 15.6: subjugation, the Ruler's
-/// evacuation, the Vassal's reinforcement, attacks on a Vassal, freed Vassals.
-#[test]
-fn random_subjugation_play_reaches_every_rule() {
-    use std::collections::BTreeMap;
-    let options = serde_json::json!({
-        "max_turns": 60,
-        "subjugation": true,
-        "victory": ["subjugation_conquest"],
-    });
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for seed in 0..200u64 {
-        let mut s = new_game("classic", 2 + (seed % 3) as u8, &options);
+/// Plays `games` random games that prefer doing something to ending a phase, and
+/// counts each action type, event type (and actions taken during a capital hand-over),
+/// and how the games ended.
+fn busy_play(
+    preset: &str,
+    options: &serde_json::Value,
+    games: u64,
+) -> std::collections::BTreeMap<String, usize> {
+    let mut seen = std::collections::BTreeMap::new();
+    for seed in 0..games {
+        let mut s = new_game(preset, 2 + (seed % 3) as u8, options);
         let mut rng = engine::GameRng::from_u64(seed);
         let mut steps = 0;
         while !s.to_move().is_over() && steps < 100_000 {
@@ -789,7 +802,19 @@ fn random_subjugation_play_reaches_every_rule() {
             *seen.entry(format!("won by {}", o.reason)).or_default() += 1;
         }
     }
-    eprintln!("{seen:#?}");
+    seen
+}
+
+/// Random play with subjugation reaches every part of 15.6: subjugation, the Ruler's
+/// evacuation, the Vassal's reinforcement, attacks on a Vassal, freed Vassals.
+#[test]
+fn random_subjugation_play_reaches_every_rule() {
+    let options = serde_json::json!({
+        "max_turns": 60,
+        "subjugation": true,
+        "victory": ["subjugation_conquest"],
+    });
+    let seen = busy_play("classic", &options, 200);
     for name in [
         "subjugated",
         "freed",
@@ -798,6 +823,30 @@ fn random_subjugation_play_reaches_every_rule() {
         "handover place",
         "handover fight",
         "won by subjugation conquest",
+    ] {
+        assert!(
+            seen.contains_key(name),
+            "random play never reached {name}: {seen:?}"
+        );
+    }
+}
+
+/// Random play with the extremely optional rules reaches Metropolises.
+#[test]
+fn random_metropolis_play_reaches_every_rule() {
+    let options = serde_json::json!({
+        "max_turns": 40,
+        "accelerator_enhancement": true,
+        "metropolis": true,
+        "metropolis_capital": true,
+        "victory": ["quicker_victory"],
+    });
+    let seen = busy_play("expansion", &options, 100);
+    for name in [
+        "build_metropolis",
+        "metropolis_built",
+        "switch_metropolis",
+        "won by quicker victory",
     ] {
         assert!(
             seen.contains_key(name),

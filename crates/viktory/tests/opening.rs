@@ -222,7 +222,8 @@ fn rule_4_0_capital_infantry_goes_to_the_reserve_then_onto_the_capital() {
         Some(Town {
             owner: Seat(1),
             city: false,
-            capital_of: Some(Seat(1))
+            capital_of: Some(Seat(1)),
+            metropolis: None,
         })
     );
     assert_eq!(ids_at(&s, h(-3, 2)), vec![0]);

@@ -269,7 +269,10 @@ fn defender_dice(s: &Viktory, b: &Battle, ev: &mut Vec<Event>) -> (u8, u8) {
         let capital_penalty = s.rules.lost_capital == crate::rules::LostCapital::CitiesAsTowns
             && !s.holds_capital(b.defender);
         let city = town.is_some_and(|t| t.city) && !capital_penalty;
-        let terrain_dice = if terrain == Some(Terrain::Mountain) || city {
+        let metropolis = city && town.is_some_and(|t| t.metropolis.is_some());
+        let terrain_dice = if metropolis {
+            crate::rules::metropolis::DEFENCE_DICE
+        } else if terrain == Some(Terrain::Mountain) || city {
             s.rules.strong_terrain_dice
         } else if terrain == Some(Terrain::Forest) || town.is_some() {
             s.rules.weak_terrain_dice

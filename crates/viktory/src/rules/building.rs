@@ -114,8 +114,9 @@ fn check_no_enemy_adjacent(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// Rule 7.23: upgrading an own town into a city.
-pub fn check_city(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
+/// What every upgrade needs (a city, or a Metropolis): the capital (7.1), the build
+/// actions for it (Expansion), no enemy units next to it (Expansion).
+pub fn check_upgrade(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
     check_capital_held(s)?;
     if actions_left(s) < city_cost(s) {
         return refuse(
@@ -124,7 +125,12 @@ pub fn check_city(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
             "an upgrade takes two build actions; one is left",
         );
     }
-    check_no_enemy_adjacent(s, hex)?;
+    check_no_enemy_adjacent(s, hex)
+}
+
+/// Rule 7.23: upgrading an own town into a city.
+pub fn check_city(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
+    check_upgrade(s, hex)?;
     match s.town(hex) {
         Some(t) if t.owner == s.turn.active && !t.city => Ok(()),
         Some(t) if t.owner == s.turn.active => {
@@ -155,6 +161,7 @@ pub fn found_town(s: &mut Viktory, hex: Hex, capital: bool, ev: &mut Vec<Event>)
             owner: seat,
             city: false,
             capital_of: capital.then_some(seat),
+            metropolis: None,
         },
     );
     ev.push(if capital {
@@ -173,15 +180,27 @@ pub fn apply_city(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
         t.city = true;
     }
     ev.push(Event::CityBuilt { seat, hex });
-    exploration::city_built(s, hex, ev);
+    // Building Phase Accelerator Enhancement: a new city reveals nothing more.
+    if !s.rules.accelerator_enhancement {
+        exploration::city_built(s, hex, ev);
+    }
     gain(s, seat, hex, true, ev);
+    spend_upgrade(s, ev);
+}
+
+/// Spends the build actions of an upgrade.
+pub fn spend_upgrade(s: &mut Viktory, ev: &mut Vec<Event>) {
     spend(s, city_cost(s), ev);
 }
 
 /// Build actions an upgrade costs: one in the classic game, two with the Expansion's
-/// Building Phase Accelerator.
+/// Building Phase Accelerator, one again with its Enhancement.
 pub fn city_cost(s: &Viktory) -> u8 {
-    s.rules.build_actions.min(2)
+    if s.rules.accelerator_enhancement {
+        1
+    } else {
+        s.rules.build_actions.min(2)
+    }
 }
 
 /// Build actions left this turn.
@@ -259,12 +278,7 @@ pub fn apply_relocate(s: &mut Viktory, from: Hex, to: Hex, ev: &mut Vec<Event>) 
         return;
     };
     let old_terrain = s.terrain(from).unwrap_or(crate::board::Terrain::Plains);
-    let owed: Vec<crate::unit::UnitKind> = s
-        .rules
-        .supported(town.city, old_terrain)
-        .into_iter()
-        .flatten()
-        .collect();
+    let owed = town.units(&s.rules, old_terrain, true);
     s.add_town(to, town);
     s.turn.built = Some(to);
     ev.push(Event::TownRelocated { seat, from, to });
@@ -274,12 +288,7 @@ pub fn apply_relocate(s: &mut Viktory, from: Hex, to: Hex, ev: &mut Vec<Event>) 
         exploration::town_built(s, to, ev);
     }
     let new_terrain = s.terrain(to).unwrap_or(crate::board::Terrain::Plains);
-    for kind in s
-        .rules
-        .supported(town.city, new_terrain)
-        .into_iter()
-        .flatten()
-    {
+    for kind in town.units(&s.rules, new_terrain, true) {
         *s.players[seat.index()].reserve.get_mut(kind) += 1;
         ev.push(Event::UnitGained { seat, kind });
     }
@@ -287,6 +296,7 @@ pub fn apply_relocate(s: &mut Viktory, from: Hex, to: Hex, ev: &mut Vec<Event>) 
         hex: to,
         loser: seat,
         owed,
+        extra: None,
         relocation: true,
     });
     // relocation is the turn's build, all of it.

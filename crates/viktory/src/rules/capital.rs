@@ -26,12 +26,7 @@ pub fn capture(s: &mut Viktory, hex: Hex, winner: Seat, loser: Seat, ev: &mut Ve
         to: winner,
         city: town.city,
     });
-    let owed: Vec<UnitKind> = s
-        .rules
-        .supported(town.city, terrain)
-        .into_iter()
-        .flatten()
-        .collect();
+    let owed: Vec<UnitKind> = town.units(&s.rules, terrain, true);
     for &kind in &owed {
         *s.players[winner.index()].reserve.get_mut(kind) += 1;
         ev.push(Event::UnitGained { seat: winner, kind });
@@ -44,6 +39,7 @@ pub fn capture(s: &mut Viktory, hex: Hex, winner: Seat, loser: Seat, ev: &mut Ve
         hex,
         loser,
         owed,
+        extra: town.metropolis.filter(|_| town.city),
         relocation: false,
     });
 }
@@ -127,6 +123,18 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
         return true;
     }
     let opts = options(s);
+    // A lost Metropolis's extra may be switched with another's first (Expansion).
+    let switch = s.rules.metropolis
+        && s.towns().any(|(h, t)| {
+            t.owner == c.loser
+                && t.metropolis.is_some()
+                && crate::rules::metropolis::EXTRA_KINDS
+                    .into_iter()
+                    .any(|k| crate::rules::metropolis::check_switch(s, h, k).is_ok())
+        });
+    if switch {
+        return false;
+    }
     match opts.as_slice() {
         [] => {
             // Nothing of that type is left to give (cannot happen while the one-to-one

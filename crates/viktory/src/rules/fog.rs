@@ -600,6 +600,7 @@ pub(crate) fn event_for(s: &Viktory, event: &Event, seat: Option<Seat>) -> Optio
         Event::CapitalFounded { seat: q, hex }
         | Event::TownBuilt { seat: q, hex }
         | Event::CityBuilt { seat: q, hex }
+        | Event::MetropolisBuilt { seat: q, hex, .. }
         | Event::UnitPlaced { seat: q, hex, .. } => is(*q) || seen(*hex),
         Event::TownRelocated { seat: q, from, to } => is(*q) || seen(*from) || seen(*to),
         Event::UnitGained { seat: q, .. } | Event::Disbanded { seat: q, .. } => {
@@ -654,6 +655,7 @@ pub(crate) fn event_for(s: &Viktory, event: &Event, seat: Option<Seat>) -> Optio
         | Event::DoomsdayMarked { .. }
         | Event::Subjugated { .. }
         | Event::Freed { .. }
+        | Event::MetropolisSwitched { .. }
         | Event::Eliminated { .. }
         | Event::GameOver { .. } => true,
     };

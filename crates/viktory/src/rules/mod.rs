@@ -8,6 +8,7 @@ pub mod casualties;
 pub mod customization;
 pub mod exploration;
 pub mod fog;
+pub mod metropolis;
 pub mod movement;
 pub mod naval;
 pub mod opening;

@@ -221,12 +221,9 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
     }
     let terrain = s.terrain(town).unwrap_or(Terrain::Plains);
     // 14.0: cities act as towns while the capital is lost.
-    let city = t.city && held;
-    let capacity = s
-        .rules
-        .supported(city, terrain)
+    let capacity = t
+        .units(&s.rules, terrain, held)
         .into_iter()
-        .flatten()
         .filter(|&k| k == kind)
         .count();
     let used = s

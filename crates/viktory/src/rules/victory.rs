@@ -144,7 +144,7 @@ pub fn turn_limit_reached(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
 }
 
 /// Expansion, Optional Quicker Victory Condition: the points a player's empire is worth
-/// for it: 1 per town, 2 per city, and 2 more per enemy capital held.
+/// for it: 1 per town, 2 per city, 3 per Metropolis, and 2 more per enemy capital held.
 /// With subjugation, 2 per current Vassal instead (his capital was handed back).
 pub fn quick_points(s: &Viktory, seat: Seat) -> u16 {
     let capitals = s
@@ -160,16 +160,17 @@ pub fn quick_points(s: &Viktory, seat: Seat) -> u16 {
 }
 
 /// The points that win (the rulebook's table by player count, unless set).
+/// With Metropolises the table's numbers are one higher.
 pub fn quick_target(s: &Viktory) -> u16 {
-    s.rules
-        .quick_victory_points
-        .unwrap_or(match s.rules.players {
+    s.rules.quick_victory_points.unwrap_or(
+        match s.rules.players {
             2 | 6 => 16,
             3 => 17,
             4 | 5 => 18,
             7 => 14,
             _ => 13,
-        })
+        } + u16::from(s.rules.metropolis),
+    )
 }
 
 /// The first player (the active one first, then in seat order) who holds his capital and

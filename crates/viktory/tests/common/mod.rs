@@ -84,6 +84,7 @@ impl Pos {
                 owner: Seat(owner),
                 city,
                 capital_of,
+                metropolis: None,
             },
         });
         self
@@ -97,6 +98,7 @@ impl Pos {
                 owner: Seat(owner),
                 city,
                 capital_of: Some(Seat(capital_of)),
+                metropolis: None,
             },
         });
         self

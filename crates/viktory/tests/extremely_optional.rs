@@ -1,0 +1,225 @@
+//! The Expansion's extremely optional rules built so far: the Building Phase
+//! Accelerator Enhancement and the Metropolis City Upgrade, each on and off.
+
+mod common;
+
+use common::*;
+use engine::{Game, Seat};
+use viktory::board::Terrain;
+use viktory::event::DiePurpose;
+use viktory::state::Stage;
+use viktory::{Action, Event, UnitKind, Viktory};
+
+/// Building Phase Accelerator Enhancement: an upgrade takes one build action (so a city
+/// can be built on an empty hex in one turn), and a new city reveals nothing two hexes
+/// away. Without it an upgrade takes both actions and reveals the ring.
+#[test]
+fn expansion_accelerator_enhancement() {
+    let pos = |enhanced: bool| {
+        Pos::new(2, Stage::Build)
+            .rules(|r| {
+                r.build_actions = 2;
+                r.accelerator_enhancement = enhanced;
+            })
+            .town(h(-3, 0), 0, false, true)
+            .town(h(3, -3), 1, false, true)
+            .face_down(h(1, -2), Terrain::Plains)
+            .build()
+    };
+    let mut s = pos(true);
+    act(&mut s, Action::BuildTown { hex: h(-1, 0) });
+    let events = act(&mut s, Action::BuildCity { hex: h(-1, 0) });
+    assert!(events.contains(&Event::CityBuilt {
+        seat: Seat(0),
+        hex: h(-1, 0)
+    }));
+    assert!(
+        s.pending_reveals().is_empty(),
+        "nothing two hexes away is revealed"
+    );
+    assert!(s.town(h(-1, 0)).unwrap().city);
+    let mut s = pos(false);
+    act(&mut s, Action::BuildTown { hex: h(-1, 0) });
+    assert_eq!(
+        refused(&s, Action::BuildCity { hex: h(-1, 0) }),
+        ("build_actions", "Expansion")
+    );
+    let mut s = pos(false);
+    act(&mut s, Action::BuildCity { hex: h(-3, 0) });
+    assert_eq!(s.turn().stage, Stage::Move, "the upgrade took both actions");
+}
+
+/// A city at (0,0) with water, grassland, forest and mountain around it on a plains
+/// board, for seat 0 (capital at (-3,0)).
+fn metropolis_pos(stage: Stage) -> Pos {
+    Pos::new(2, stage)
+        .rules(|r| r.metropolis = true)
+        .terrain(h(1, 0), Terrain::Water)
+        .terrain(h(1, -1), Terrain::Grassland)
+        .terrain(h(0, -1), Terrain::Forest)
+        .terrain(h(-1, 0), Terrain::Mountain)
+        .town(h(-3, 0), 0, false, true)
+        .town(h(0, 0), 0, true, false)
+        .town(h(3, -3), 1, false, true)
+}
+
+/// Metropolis City Upgrade: a city among all five terrains becomes a Metropolis
+/// supporting one more unit of choice (two infantry here), worth 3 points; elsewhere it
+/// cannot, unless it is the capital with the capital exception.
+#[test]
+fn expansion_metropolis_upgrade() {
+    let mut s = metropolis_pos(Stage::Build).build();
+    let events = act(
+        &mut s,
+        Action::BuildMetropolis {
+            hex: h(0, 0),
+            extra: UnitKind::Infantry,
+        },
+    );
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| matches!(
+                e,
+                Event::UnitGained {
+                    kind: UnitKind::Infantry,
+                    ..
+                }
+            ))
+            .count(),
+        2
+    );
+    assert_eq!(s.player(Seat(0)).reserve.get(UnitKind::Infantry), 2);
+    assert_eq!(s.score(Seat(0)), 1 + 3);
+    // The capital town's infantry, the plains city's two, the Metropolis's two.
+    assert_eq!(s.supported(Seat(0)).get(UnitKind::Infantry), 1 + 2 + 2);
+    // Not among the five terrains.
+    let s = metropolis_pos(Stage::Build)
+        .terrain(h(1, 0), Terrain::Plains)
+        .build();
+    let build = Action::BuildMetropolis {
+        hex: h(0, 0),
+        extra: UnitKind::Cavalry,
+    };
+    assert_eq!(refused(&s, build), ("five_terrains", "Expansion"));
+    // The capital exception.
+    let s = metropolis_pos(Stage::Build)
+        .terrain(h(1, 0), Terrain::Plains)
+        .rules(|r| r.metropolis_capital = true)
+        .town(h(-3, 3), 0, true, false)
+        .build();
+    let capital = Action::BuildMetropolis {
+        hex: h(-3, 0),
+        extra: UnitKind::Cavalry,
+    };
+    assert_eq!(refused(&s, capital), ("not_your_city", "Expansion"));
+    let mut p = metropolis_pos(Stage::Build)
+        .terrain(h(1, 0), Terrain::Plains)
+        .rules(|r| r.metropolis_capital = true);
+    p.setup.towns[0].town.city = true;
+    assert!(p.build().check(&capital).is_ok());
+    // Without the option there is no such upgrade.
+    let s = metropolis_pos(Stage::Build)
+        .rules(|r| r.metropolis = false)
+        .build();
+    assert_eq!(refused(&s, build), ("not_enabled", "Expansion"));
+}
+
+/// Metropolis: three defence dice (the best terrain die count, not added to others).
+#[test]
+fn expansion_metropolis_defends_with_three_dice() {
+    let mut p = metropolis_pos(Stage::Move)
+        .unit(1, 1, UnitKind::Infantry, h(0, 1))
+        .unit(2, 1, UnitKind::Infantry, h(-1, 1))
+        .active(1);
+    p.setup.towns[1].town.metropolis = Some(UnitKind::Cavalry);
+    let mut s = p.build();
+    play(
+        &mut s,
+        &[mv(1, 0, 0), mv(2, 0, 0), Action::Fight { hex: h(0, 0) }],
+    );
+    // No defending units: the attacker's dice are not rolled (H-5); three for the
+    // Metropolis.
+    let events = dice(&mut s, &[6, 6, 6]);
+    let defence = events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e,
+                Event::DieRolled {
+                    purpose: DiePurpose::Defense,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(defence, 3, "{events:?}");
+}
+
+/// Metropolis: while its extra unit is in the reserve it may be switched for another
+/// kind; losing one of two Metropolises, the loser may switch which extra he gives up.
+#[test]
+fn expansion_metropolis_switching() {
+    let mut p = metropolis_pos(Stage::Place).reserve(0, UnitKind::Artillery, 1);
+    p.setup.towns[1].town.metropolis = Some(UnitKind::Artillery);
+    let mut s = p.build();
+    act(
+        &mut s,
+        Action::SwitchMetropolis {
+            hex: h(0, 0),
+            extra: UnitKind::Frigate,
+        },
+    );
+    assert_eq!(s.player(Seat(0)).reserve.get(UnitKind::Artillery), 0);
+    assert_eq!(s.player(Seat(0)).reserve.get(UnitKind::Frigate), 1);
+    assert_eq!(s.town(h(0, 0)).unwrap().metropolis, Some(UnitKind::Frigate));
+    // Not when the extra unit is on the map.
+    let mut p = metropolis_pos(Stage::Place)
+        .unit(5, 0, UnitKind::Artillery, h(0, 0))
+        .reserve(0, UnitKind::Infantry, 1);
+    p.setup.towns[1].town.metropolis = Some(UnitKind::Artillery);
+    let s = p.build();
+    assert_eq!(
+        refused(
+            &s,
+            Action::SwitchMetropolis {
+                hex: h(0, 0),
+                extra: UnitKind::Cavalry
+            }
+        ),
+        ("not_in_reserve", "Expansion")
+    );
+    // Losing the Metropolis at (0,0) (extra: artillery, in the reserve) while another
+    // one supports a frigate: the loser lets the other support the artillery and gives
+    // up the frigate instead.
+    let mut p = metropolis_pos(Stage::Move)
+        .terrain(h(-2, 3), Terrain::Forest)
+        .terrain(h(-1, 3), Terrain::Water)
+        .town(h(-2, 3), 0, true, false)
+        .unit(1, 1, UnitKind::Infantry, h(0, 1))
+        .unit(7, 0, UnitKind::Frigate, h(-1, 3))
+        .reserve(0, UnitKind::Artillery, 1)
+        .reserve(0, UnitKind::Infantry, 1)
+        .active(1);
+    p.setup.towns[1].town.metropolis = Some(UnitKind::Artillery);
+    p.setup.towns[3].town.metropolis = Some(UnitKind::Frigate);
+    let mut s: Viktory = p.build();
+    play(&mut s, &[mv(1, 0, 0), Action::Fight { hex: h(0, 0) }]);
+    dice(&mut s, &[6, 6, 6]);
+    assert_eq!(s.capture().map(|c| c.loser), Some(Seat(0)));
+    act(
+        &mut s,
+        Action::SwitchMetropolis {
+            hex: h(-2, 3),
+            extra: UnitKind::Artillery,
+        },
+    );
+    assert_eq!(
+        s.town(h(-2, 3)).unwrap().metropolis,
+        Some(UnitKind::Artillery)
+    );
+    assert_eq!(
+        s.capture().map(|c| c.owed.last().copied()),
+        Some(Some(UnitKind::Frigate))
+    );
+}
