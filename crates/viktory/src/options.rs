@@ -227,6 +227,10 @@ pub struct Rules {
     pub metropolis: bool,
     /// Expansion, Metropolis: the capital may always become a Metropolis.
     pub metropolis_capital: bool,
+    /// Expansion, Battle Attacks: Dice Determining Factors: a frigate that bombarded the
+    /// battle hex this turn adds its die and hex side, the defender gets a die for two or
+    /// more defending units, naval battles count hex sides and a second frigate.
+    pub battle_dice_factors: bool,
 }
 
 /// One-line descriptions of the options, for `presets`.
@@ -444,6 +448,10 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Expansion (extremely optional): the capital may always become a Metropolis.",
     ),
     (
+        "battle_dice_factors",
+        "Expansion (extremely optional): frigates that bombarded join the attack, two defenders add a die, naval battles count hex sides.",
+    ),
+    (
         "quicker_game_setup",
         "Expansion: a face-up map; capitals, then rounds of building and a placement before the first turn.",
     ),
@@ -451,7 +459,6 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
 
 /// Expansion rules not built yet, by the option name they will have: refused by name.
 const NOT_BUILT: &[(&str, &str)] = &[
-    ("battle_dice_factors", "Battle Attacks dice factors"),
     ("pillage", "Pillage Attack"),
     ("artillery_characteristics", "Artillery Characteristics"),
     ("frigate_characteristics", "Frigate Characteristics"),
@@ -544,6 +551,7 @@ impl Rules {
             accelerator_enhancement: false,
             metropolis: false,
             metropolis_capital: false,
+            battle_dice_factors: false,
         }
     }
 

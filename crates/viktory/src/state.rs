@@ -183,6 +183,10 @@ pub struct Turn {
     /// Quicker Game Setup: players in a row who built nothing.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub setup_passes: u8,
+    /// Expansion, battle dice factors: the active player's frigates and the hexes they
+    /// bombarded this turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frigate_bombards: Vec<(UnitId, Hex)>,
     /// 12.2, R-16: hexes where a battle was fought this turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub battle_hexes: Vec<Hex>,

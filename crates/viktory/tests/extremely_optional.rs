@@ -1,5 +1,6 @@
-//! The Expansion's extremely optional rules built so far: the Building Phase
-//! Accelerator Enhancement and the Metropolis City Upgrade, each on and off.
+//! The Expansion's extremely optional rules built so far, each on and off: the Building
+//! Phase Accelerator Enhancement, the Metropolis City Upgrade, and the Battle Attacks
+//! dice factors (with the rulebook's amphibious landing).
 
 mod common;
 
@@ -222,4 +223,129 @@ fn expansion_metropolis_switching() {
         s.capture().map(|c| c.owed.last().copied()),
         Some(Some(UnitKind::Frigate))
     );
+}
+
+/// Battle Attacks: Dice Determining Factors, the rulebook's amphibious landing: a
+/// frigate bombards an infantry-held plains town (a miss), lands its artillery in it,
+/// the artillery's pre-battle die misses, and the attacker rolls two dice, artillery and
+/// the frigate that just bombarded; both hit, the infantry falls, its return fire is
+/// suppressed, the town's die misses and the town is taken. Without the option (or
+/// without the bombardment) the frigate adds no die.
+#[test]
+fn expansion_battle_dice_factors_amphibious_example() {
+    let pos = |factors: bool| {
+        Pos::new(2, Stage::Move)
+            .rules(|r| r.battle_dice_factors = factors)
+            .terrain(h(2, 0), Terrain::Water)
+            .town(h(-3, 0), 0, false, true)
+            .town(h(1, 0), 1, false, false)
+            .town(h(3, -3), 1, false, true)
+            .unit(1, 1, UnitKind::Infantry, h(1, 0))
+            .unit(5, 0, UnitKind::Frigate, h(2, 0))
+            .cargo(6, 0, UnitKind::Artillery, 5)
+            .build()
+    };
+    let attack_dice = |events: &[Event]| {
+        events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::DieRolled {
+                        purpose: DiePurpose::Attack,
+                        ..
+                    }
+                )
+            })
+            .count()
+    };
+    let land = |s: &mut Viktory, bombard: bool| {
+        if bombard {
+            act(
+                s,
+                Action::Bombard {
+                    unit: viktory::UnitId(5),
+                    target: h(1, 0),
+                },
+            );
+            dice(s, &[6]);
+        }
+        play(
+            s,
+            &[
+                Action::Disembark {
+                    unit: viktory::UnitId(6),
+                    to: h(1, 0),
+                },
+                Action::Fight { hex: h(1, 0) },
+            ],
+        );
+        // The artillery's pre-battle die misses.
+        dice(s, &[6]);
+    };
+    let mut s = pos(true);
+    land(&mut s, true);
+    let events = dice(&mut s, &[2, 3]);
+    assert_eq!(attack_dice(&events), 2);
+    // The infantry is gone; only the town's die is left, and it misses.
+    let events = dice(&mut s, &[6]);
+    assert_eq!(
+        events
+            .iter()
+            .filter(|e| matches!(e, Event::DieRolled { .. }))
+            .count(),
+        1
+    );
+    assert_eq!(
+        s.town(h(1, 0)).map(|t| t.owner),
+        Some(Seat(0)),
+        "{events:?}"
+    );
+    // Without the bombardment, or without the option: one die, the artillery's.
+    for (factors, bombard) in [(true, false), (false, true)] {
+        let mut s = pos(factors);
+        land(&mut s, bombard);
+        assert_eq!(attack_dice(&dice(&mut s, &[6])), 1);
+    }
+}
+
+/// Battle Attacks: Dice Determining Factors: the defender rolls one more die with two
+/// or more defending units (an adjacent frigate counts).
+#[test]
+fn expansion_battle_dice_factors_two_defenders() {
+    let defence = |factors: bool, frigate: bool| {
+        let mut p = Pos::new(2, Stage::Move)
+            .rules(|r| r.battle_dice_factors = factors)
+            .terrain(h(2, 0), Terrain::Water)
+            .town(h(-3, 0), 0, false, true)
+            .town(h(3, -3), 1, false, true)
+            .unit(1, 1, UnitKind::Infantry, h(1, 0))
+            .unit(2, 0, UnitKind::Infantry, h(0, 0));
+        if frigate {
+            p = p.unit(3, 1, UnitKind::Frigate, h(2, 0));
+        }
+        let mut s = p.build();
+        play(&mut s, &[mv(2, 1, 0), Action::Fight { hex: h(1, 0) }]);
+        dice(&mut s, &[6]);
+        let mut events = Vec::new();
+        while s.to_move() == engine::ToMove::Chance {
+            events.extend(dice(&mut s, &[6]));
+        }
+        events
+            .iter()
+            .filter(|e| {
+                matches!(
+                    e,
+                    Event::DieRolled {
+                        purpose: DiePurpose::Defense,
+                        ..
+                    }
+                )
+            })
+            .count()
+    };
+    // Infantry alone: one die; with an adjacent frigate: naval support, plus two units.
+    assert_eq!(defence(true, false), 1);
+    assert_eq!(defence(true, true), 3);
+    assert_eq!(defence(false, true), 2);
 }

@@ -736,6 +736,7 @@ fn expansion_with_extremely_optional_rules() {
         "accelerator_enhancement": true,
         "metropolis": true,
         "metropolis_capital": true,
+        "battle_dice_factors": true,
         "victory": ["standard_conquest", "quicker_victory"],
     });
     playouts("expansion, extremely optional", 200, 3100, 7, None, |i| {

@@ -152,6 +152,8 @@ fn start_round(s: &mut Viktory, ev: &mut Vec<Event>) {
     // round is the one the defender's town or city forces (12.3 step 2, Note; H-5).
     let dice = if count(s, hex, defender) == 0 {
         0
+    } else if s.rules.battle_dice_factors {
+        factors::attacker_dice(s, hex, attacker)
     } else {
         unit_dice(s, hex, attacker, s.rules.attack_dice) + hexside_bonus(s, hex, attacker)
     };
@@ -238,7 +240,10 @@ pub fn apply_average(s: &mut Viktory, pairs: u8, ev: &mut Vec<Event>) {
 
 /// Rule 12.3 step 2: the defender's dice, after suppression (12.31, R-15).
 fn defender_dice(s: &Viktory, b: &Battle, ev: &mut Vec<Event>) -> (u8, u8) {
-    let units = unit_dice(s, b.hex, b.defender, s.rules.defense_dice);
+    let mut units = unit_dice(s, b.hex, b.defender, s.rules.defense_dice);
+    if s.rules.battle_dice_factors {
+        units += factors::defender_bonus(s, b.hex, b.defender);
+    }
     let defenders = count(s, b.hex, b.defender) as u8;
     let excess = b.defender_hits.total().saturating_sub(defenders);
     let mut extra = 0u8;
@@ -602,4 +607,74 @@ pub fn apply_retreat(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Event>
 /// Rule 12.3 step 3: fight another round.
 pub fn apply_continue(s: &mut Viktory, ev: &mut Vec<Event>) {
     start_round(s, ev);
+}
+
+/// Expansion (extremely optional), Battle Attacks: Dice Determining Factors (H-30).
+mod factors {
+    use engine::Seat;
+    use hexmap::Hex;
+
+    use super::{fighters, unit_dice};
+    use crate::state::Viktory;
+    use crate::unit::{UnitId, UnitKind};
+
+    /// The attacker's own frigates next to `hex` (not in the battle) that bombarded it
+    /// this turn.
+    fn bombarding_frigates(s: &Viktory, hex: Hex, attacker: Seat) -> Vec<(UnitId, Hex)> {
+        s.turn
+            .frigate_bombards
+            .iter()
+            .filter(|&&(_, target)| target == hex)
+            .filter_map(|&(id, _)| s.unit(id))
+            .filter(|f| f.owner == attacker && f.hex.distance(hex) == 1)
+            .map(|f| (f.id, f.hex))
+            .collect()
+    }
+
+    /// The attacker's fire round: a die per unit type in the battle, the frigates that
+    /// bombarded the hex counting as a type (at most 4), plus one per hex side beyond
+    /// the first that attacking units entered from or such frigates lie on (at most 5).
+    /// In a naval battle: one die plus the extra hex sides.
+    pub(super) fn attacker_dice(s: &Viktory, hex: Hex, attacker: Seat) -> u8 {
+        let naval = s.terrain(hex).is_some_and(|t| !t.is_land());
+        let support = if naval {
+            vec![]
+        } else {
+            bombarding_frigates(s, hex, attacker)
+        };
+        let mut types = unit_dice(s, hex, attacker, s.rules.attack_dice);
+        if !support.is_empty() && !fighters(s, hex, attacker).any(|u| u.kind == UnitKind::Frigate) {
+            types += s.rules.attack_dice.get(UnitKind::Frigate);
+        }
+        let mut sides: Vec<Hex> = fighters(s, hex, attacker)
+            .filter_map(|u| u.entered_from)
+            .chain(support.iter().map(|&(_, h)| h))
+            .collect();
+        sides.sort_unstable();
+        sides.dedup();
+        types.min(4) + (sides.len().saturating_sub(1) as u8).min(5)
+    }
+
+    /// The defender's extra die: two or more defending units, frigates next to the hex
+    /// counting (in a naval battle, a second frigate in or next to the hex).
+    pub(super) fn defender_bonus(s: &Viktory, hex: Hex, defender: Seat) -> u8 {
+        let here = fighters(s, hex, defender).count();
+        let adjacent = s
+            .units
+            .iter()
+            .filter(|u| {
+                u.owner == defender
+                    && u.kind == UnitKind::Frigate
+                    && u.aboard.is_none()
+                    && u.hex.distance(hex) == 1
+            })
+            .count();
+        let naval = s.terrain(hex).is_some_and(|t| !t.is_land());
+        let total = if naval {
+            here + adjacent.min(1)
+        } else {
+            here + adjacent
+        };
+        u8::from(here > 0 && total >= 2)
+    }
 }

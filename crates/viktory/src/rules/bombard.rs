@@ -144,6 +144,10 @@ pub fn apply(s: &mut Viktory, unit: UnitId, target: Hex, ev: &mut Vec<Event>) {
     let defender = target_owner(s, target, attacker).expect("checked");
     let u = s.unit_mut(unit);
     u.attacked = true;
+    if u.kind == UnitKind::Frigate && s.rules.battle_dice_factors {
+        s.turn.frigate_bombards.push((unit, target));
+    }
+    let u = s.unit_mut(unit);
     u.done = true;
     u.mp = 0;
     s.bombard = Some(Bombardment {

@@ -317,6 +317,7 @@ pub fn start_turn(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
     t.moving = None;
     t.placed.clear();
     t.placement_battles.clear();
+    t.frigate_bombards.clear();
     t.doomsday_rolled = false;
     t.can_build = false;
     t.build_actions_used = 0;
