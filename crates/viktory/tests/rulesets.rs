@@ -363,10 +363,7 @@ fn r3_board_too_small_for_the_players() {
 /// The Expansion rules not built yet are refused by name, not ignored.
 #[test]
 fn expansion_rules_not_built_are_refused_by_name() {
-    let err = new_game("expansion", 2, r#"{"metropolis": true}"#).unwrap_err();
+    let err = new_game("expansion", 2, r#"{"pillage": true}"#).unwrap_err();
     assert_eq!(err.0[0].code, "not_implemented");
-    assert!(
-        err.0[0].message.contains("Metropolis City Upgrade"),
-        "{err}"
-    );
+    assert!(err.0[0].message.contains("Pillage Attack"), "{err}");
 }
