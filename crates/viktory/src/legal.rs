@@ -381,7 +381,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                     && !u.done
                     && !u.attacked
                     && !u.transported
-                    && u.mp == s.rules.movement.get(u.kind)
+                    && (s.rules.frigate_characteristics || u.mp == s.rules.movement.get(u.kind))
                 {
                     for f in s.units.iter().filter(|f| {
                         f.owner == seat && f.kind == UnitKind::Frigate && f.hex.distance(u.hex) == 1

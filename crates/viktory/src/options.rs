@@ -231,6 +231,11 @@ pub struct Rules {
     /// battle hex this turn adds its die and hex side, the defender gets a die for two or
     /// more defending units, naval battles count hex sides and a second frigate.
     pub battle_dice_factors: bool,
+    /// Expansion, Frigate Characteristics: frigates have 8 movement points and pay one
+    /// for each land unit loaded or unloaded (three aboard at a time), unload into
+    /// several hexes, and need not stop after attacking or unloading; land units pay one
+    /// to board or land and may move before and after.
+    pub frigate_characteristics: bool,
 }
 
 /// One-line descriptions of the options, for `presets`.
@@ -452,6 +457,10 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Expansion (extremely optional): frigates that bombarded join the attack, two defenders add a die, naval battles count hex sides.",
     ),
     (
+        "frigate_characteristics",
+        "Expansion (extremely optional): frigates move 8 and pay 1 per unit loaded or unloaded; transported units may move on.",
+    ),
+    (
         "quicker_game_setup",
         "Expansion: a face-up map; capitals, then rounds of building and a placement before the first turn.",
     ),
@@ -461,7 +470,6 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
 const NOT_BUILT: &[(&str, &str)] = &[
     ("pillage", "Pillage Attack"),
     ("artillery_characteristics", "Artillery Characteristics"),
-    ("frigate_characteristics", "Frigate Characteristics"),
     ("cavalry_characteristics", "Cavalry Characteristics"),
     ("road_ferry_network", "Road/Ferry Network"),
 ];
@@ -552,6 +560,7 @@ impl Rules {
             metropolis: false,
             metropolis_capital: false,
             battle_dice_factors: false,
+            frigate_characteristics: false,
         }
     }
 
@@ -644,6 +653,16 @@ impl Rules {
             "viktory1" => (2, 4),
             "expansion" | "online" => (2, 8),
             _ => (2, 6),
+        }
+    }
+
+    /// A unit's movement allowance this turn (9.11; 8 for frigates with the Expansion's
+    /// Frigate Characteristics).
+    pub fn allowance(&self, kind: UnitKind) -> u8 {
+        if kind == UnitKind::Frigate && self.frigate_characteristics {
+            8
+        } else {
+            self.movement.get(kind)
         }
     }
 

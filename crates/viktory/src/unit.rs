@@ -102,6 +102,10 @@ pub struct Unit {
     /// Frigates: the one hex it may drop units into this turn, once chosen (9.46).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drop: Option<Hex>,
+    /// Expansion, Frigate Characteristics: a land unit that boarded a frigate this turn
+    /// (it stops when it goes ashore).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub boarded: bool,
 }
 
 impl Unit {

@@ -1,6 +1,7 @@
 //! The Expansion's extremely optional rules built so far, each on and off: the Building
-//! Phase Accelerator Enhancement, the Metropolis City Upgrade, and the Battle Attacks
-//! dice factors (with the rulebook's amphibious landing).
+//! Phase Accelerator Enhancement, the Metropolis City Upgrade, the Battle Attacks dice
+//! factors and the Frigate Characteristics (with the rulebook's frigate example and
+//! amphibious landing).
 
 mod common;
 
@@ -348,4 +349,162 @@ fn expansion_battle_dice_factors_two_defenders() {
     assert_eq!(defence(true, false), 1);
     assert_eq!(defence(true, true), 3);
     assert_eq!(defence(false, true), 2);
+}
+
+/// A side-7 board of plains with a row of water at r = 0, for frigate tests.
+fn sea(stage: Stage, on: bool) -> Pos {
+    let mut rules = viktory::Rules::classic(2);
+    rules.board_side = 7;
+    rules.frigate_characteristics = on;
+    let mut p = Pos::with_rules(rules, stage);
+    for q in -5..=5 {
+        p = p.terrain(h(q, 0), Terrain::Water);
+    }
+    p.town(h(-4, 4), 0, false, true)
+        .town(h(4, -4), 1, false, true)
+}
+
+/// Frigate Characteristics, the rulebook's example: three units aboard land (3 MP), the
+/// frigate moves one hex (1 MP), loads two units (2 MP) and lands them on its other
+/// side (2 MP): all 8 movement points. Units that began the turn aboard may move on
+/// after landing; units that boarded this turn stop.
+#[test]
+fn expansion_frigate_characteristics_example() {
+    let mut s = sea(Stage::Move, true)
+        .unit(1, 0, UnitKind::Frigate, h(0, 0))
+        .cargo(2, 0, UnitKind::Infantry, 1)
+        .cargo(3, 0, UnitKind::Infantry, 1)
+        .cargo(4, 0, UnitKind::Artillery, 1)
+        .unit(5, 0, UnitKind::Infantry, h(1, -1))
+        .unit(6, 0, UnitKind::Cavalry, h(1, -1))
+        .build();
+    let id = viktory::UnitId;
+    assert_eq!(s.unit(id(1)).unwrap().mp, 8);
+    let land = |unit, q, r| Action::Disembark {
+        unit: id(unit),
+        to: h(q, r),
+    };
+    // Several hexes, no single drop-off hex.
+    play(&mut s, &[land(2, 0, -1), land(3, -1, 1), land(4, 0, -1)]);
+    play(&mut s, &[mv(1, 1, 0)]);
+    for u in [5, 6] {
+        act(
+            &mut s,
+            Action::Embark {
+                unit: id(u),
+                frigate: id(1),
+            },
+        );
+    }
+    play(&mut s, &[land(5, 1, 1), land(6, 1, 1)]);
+    assert_eq!(s.unit(id(1)).unwrap().mp, 0);
+    assert_eq!(refused(&s, mv(1, 2, 0)), ("no_movement", "9.0"));
+    // Boarded this turn: stopped on landing. Began aboard: one more step.
+    assert!(s.unit(id(6)).unwrap().done);
+    act(&mut s, mv(2, 0, -2));
+    assert_eq!(s.unit(id(2)).unwrap().hex, h(0, -2));
+    // Without the option: five points, one drop-off hex, landing ends the frigate's move.
+    let mut s = sea(Stage::Move, false)
+        .unit(1, 0, UnitKind::Frigate, h(0, 0))
+        .cargo(2, 0, UnitKind::Infantry, 1)
+        .cargo(3, 0, UnitKind::Infantry, 1)
+        .build();
+    assert_eq!(s.unit(id(1)).unwrap().mp, 5);
+    act(&mut s, land(2, 0, -1));
+    assert_eq!(refused(&s, land(3, -1, 1)), ("one_drop_hex", "9.46"));
+    assert_eq!(refused(&s, mv(1, 1, 0)), ("no_movement", "9.0"));
+}
+
+/// Frigate Characteristics: a unit may move before boarding (one point to board), and
+/// an infantry that moved one hex and boarded has nothing left to land with; a frigate
+/// need not stop after bombarding, but attacks no more.
+#[test]
+fn expansion_frigate_characteristics_moves_and_attacks() {
+    let mut s = sea(Stage::Move, true)
+        .unit(1, 0, UnitKind::Frigate, h(0, 0))
+        .unit(2, 0, UnitKind::Infantry, h(0, -2))
+        .unit(3, 1, UnitKind::Infantry, h(2, -1))
+        .unit(4, 1, UnitKind::Frigate, h(3, 0))
+        .build();
+    let id = viktory::UnitId;
+    act(&mut s, mv(2, 0, -1));
+    act(
+        &mut s,
+        Action::Embark {
+            unit: id(2),
+            frigate: id(1),
+        },
+    );
+    assert_eq!(
+        refused(
+            &s,
+            Action::Disembark {
+                unit: id(2),
+                to: h(-1, 1)
+            }
+        ),
+        ("no_movement", "Expansion")
+    );
+    play(&mut s, &[mv(1, 1, 0)]);
+    act(
+        &mut s,
+        Action::Bombard {
+            unit: id(1),
+            target: h(2, -1),
+        },
+    );
+    dice(&mut s, &[6]);
+    act(&mut s, mv(1, 2, 0));
+    assert_eq!(s.unit(id(1)).unwrap().hex, h(2, 0));
+    assert_eq!(refused(&s, mv(1, 3, 0)), ("attacked", "10.6"));
+}
+
+/// The rulebook's amphibious landing with Frigate Characteristics and the battle dice
+/// factors together: the artillery boards (1 MP), the frigate sails six hexes (6 MP),
+/// bombards the infantry-held town (a miss), lands the artillery in it (1 MP: all 8
+/// spent); the pre-battle die misses; two attack dice, artillery and the frigate, both
+/// hit; the town's die misses and the town falls.
+#[test]
+fn expansion_amphibious_landing_example() {
+    let mut s = sea(Stage::Move, true)
+        .rules(|r| r.battle_dice_factors = true)
+        .unit(1, 0, UnitKind::Frigate, h(-4, 0))
+        .unit(2, 0, UnitKind::Artillery, h(-4, -1))
+        .town(h(3, -1), 1, false, false)
+        .unit(3, 1, UnitKind::Infantry, h(3, -1))
+        .build();
+    let id = viktory::UnitId;
+    act(
+        &mut s,
+        Action::Embark {
+            unit: id(2),
+            frigate: id(1),
+        },
+    );
+    for q in -3..=2 {
+        act(&mut s, mv(1, q, 0));
+    }
+    act(
+        &mut s,
+        Action::Bombard {
+            unit: id(1),
+            target: h(3, -1),
+        },
+    );
+    dice(&mut s, &[6]);
+    act(
+        &mut s,
+        Action::Disembark {
+            unit: id(2),
+            to: h(3, -1),
+        },
+    );
+    assert_eq!(s.unit(id(1)).unwrap().mp, 0, "all eight points spent");
+    act(&mut s, Action::Fight { hex: h(3, -1) });
+    dice(&mut s, &[6]); // pre-battle fire
+    dice(&mut s, &[2, 3]); // artillery and frigate: two hits
+    // The infantry's fire is suppressed; only the town's die is left.
+    let defence = dice(&mut s, &[6]);
+    assert!(defence.iter().any(|e| matches!(e, Event::UnitLost { .. })));
+    assert_eq!(s.town(h(3, -1)).map(|t| t.owner), Some(Seat(0)));
 }

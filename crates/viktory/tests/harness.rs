@@ -737,6 +737,7 @@ fn expansion_with_extremely_optional_rules() {
         "metropolis": true,
         "metropolis_capital": true,
         "battle_dice_factors": true,
+        "frigate_characteristics": true,
         "victory": ["standard_conquest", "quicker_victory"],
     });
     playouts("expansion, extremely optional", 200, 3100, 7, None, |i| {

@@ -54,7 +54,16 @@ pub fn apply_fight(s: &mut Viktory, hex: Hex, ev: &mut Vec<Event>) {
     let attacker = s.turn.active;
     s.turn.pending_battles.retain(|&h| h != hex);
     s.turn.battle_hexes.push(hex);
-    s.turn.moving = None;
+    // Frigate Characteristics: a frigate that landed units here may move on after the
+    // battle; it stays the moving unit.
+    let frigate_on = s.rules.frigate_characteristics
+        && s.turn
+            .moving
+            .and_then(|m| s.unit(m))
+            .is_some_and(|f| f.kind == UnitKind::Frigate && f.hex != hex);
+    if !frigate_on {
+        s.turn.moving = None;
+    }
     start(s, hex, attacker, false, ev);
 }
 

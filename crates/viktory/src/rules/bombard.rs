@@ -140,6 +140,7 @@ pub fn check(s: &Viktory, unit: UnitId, target: Hex) -> Result<(), RuleError> {
 /// Declares the bombardment; the die is rolled next (a chance node).
 pub fn apply(s: &mut Viktory, unit: UnitId, target: Hex, ev: &mut Vec<Event>) {
     movement::switch_to(s, unit, ev);
+    let frigate_characteristics = s.rules.frigate_characteristics;
     let attacker = s.turn.active;
     let defender = target_owner(s, target, attacker).expect("checked");
     let u = s.unit_mut(unit);
@@ -148,8 +149,12 @@ pub fn apply(s: &mut Viktory, unit: UnitId, target: Hex, ev: &mut Vec<Event>) {
         s.turn.frigate_bombards.push((unit, target));
     }
     let u = s.unit_mut(unit);
-    u.done = true;
-    u.mp = 0;
+    // Frigate Characteristics: a frigate may move on after its bombardment.
+    let goes_on = frigate_characteristics && u.kind == UnitKind::Frigate;
+    if !goes_on {
+        u.done = true;
+        u.mp = 0;
+    }
     s.bombard = Some(Bombardment {
         unit,
         attacker,

@@ -161,7 +161,9 @@ pub fn check_mover(s: &Viktory, u: &Unit) -> Result<(), RuleError> {
         );
     }
     check_switch(s, id)?;
-    if u.attacked {
+    // Frigate Characteristics: a frigate need not stop after attacking.
+    let frigate_goes_on = s.rules.frigate_characteristics && u.kind == UnitKind::Frigate;
+    if u.attacked && !frigate_goes_on {
         return refuse(
             "attacked",
             "10.7",
@@ -175,7 +177,7 @@ pub fn check_mover(s: &Viktory, u: &Unit) -> Result<(), RuleError> {
             format!("unit {id} has no movement left this turn"),
         );
     }
-    if u.transported {
+    if u.transported && !s.rules.frigate_characteristics {
         return refuse(
             "transported",
             "9.43",
@@ -247,6 +249,14 @@ pub fn check_step(s: &Viktory, u: &Unit, to: Hex) -> Result<(), RuleError> {
     }
     if hostile {
         subjugation::check_may_attack(s, seat)?;
+        if u.attacked {
+            // Frigate Characteristics: a frigate moving on after an attack makes no other.
+            return refuse(
+                "attacked",
+                "10.6",
+                format!("unit {} has already attacked this turn", u.id),
+            );
+        }
     } else if subjugation::alliance_hex(s, to, seat) {
         // 15.64, H-26: through an Alliance hex, never stopping in it.
         let left = u.mp.saturating_sub(1);

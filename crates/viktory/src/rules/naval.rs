@@ -43,11 +43,34 @@ pub fn cargo_count(s: &Viktory, frigate: UnitId) -> usize {
     s.units.iter().filter(|u| u.aboard == Some(frigate)).count()
 }
 
-/// Whether `frigate` can take one more land unit now (9.41).
+/// Whether `frigate` can take one more land unit now (9.41; with the Expansion's
+/// Frigate Characteristics only the units aboard at a time count).
 pub fn has_room(s: &Viktory, frigate: UnitId) -> bool {
     let loads = s.unit(frigate).map_or(u8::MAX, |f| f.loads);
     cargo_count(s, frigate) < usize::from(s.rules.frigate_capacity)
-        && loads < s.rules.frigate_loads_per_turn
+        && (s.rules.frigate_characteristics || loads < s.rules.frigate_loads_per_turn)
+}
+
+/// Expansion, Frigate Characteristics: loading or unloading a land unit costs the
+/// frigate and the land unit one movement point each.
+fn check_transfer_cost(s: &Viktory, frigate: UnitId, unit: UnitId) -> Result<(), RuleError> {
+    let f_mp = s.unit(frigate).map_or(0, |f| f.mp);
+    let u_mp = s.unit(unit).map_or(0, |u| u.mp);
+    if f_mp == 0 || s.unit(frigate).is_some_and(|f| f.done) {
+        return refuse(
+            "frigate_mp",
+            "Expansion",
+            format!("frigate {frigate} has no movement point left to load or unload"),
+        );
+    }
+    if u_mp == 0 {
+        return refuse(
+            "no_movement",
+            "Expansion",
+            format!("unit {unit} has no movement point left to board or land"),
+        );
+    }
+    Ok(())
 }
 
 /// Rule 9.41–9.43: may land unit `unit` board `frigate`? The frigate need not be able
@@ -62,7 +85,16 @@ pub fn check_embark(s: &Viktory, unit: UnitId, frigate: UnitId) -> Result<(), Ru
         return refuse("cargo", "9.4", format!("unit {unit} is already aboard"));
     }
     movement::check_switch(s, frigate)?;
-    if u.done || u.attacked || u.transported || u.mp < s.rules.movement.get(u.kind) {
+    if s.rules.frigate_characteristics {
+        check_transfer_cost(s, frigate, unit)?;
+        if u.attacked || (u.done && u.boarded) {
+            return refuse(
+                "moved",
+                "Expansion",
+                format!("unit {unit} cannot board again this turn"),
+            );
+        }
+    } else if u.done || u.attacked || u.transported || u.mp < s.rules.movement.get(u.kind) {
         return refuse(
             "moved",
             "9.43",
@@ -97,12 +129,21 @@ pub fn check_embark(s: &Viktory, unit: UnitId, frigate: UnitId) -> Result<(), Ru
 pub fn apply_embark(s: &mut Viktory, unit: UnitId, frigate: UnitId, ev: &mut Vec<Event>) {
     movement::switch_to(s, frigate, ev);
     let fhex = s.unit(frigate).expect("checked").hex;
+    let costs = s.rules.frigate_characteristics;
     let u = s.unit_mut(unit);
     u.aboard = Some(frigate);
     u.hex = fhex;
     u.transported = true;
-    u.done = true;
-    u.mp = 0;
+    if costs {
+        // Frigate Characteristics: one point each; the land unit keeps the rest.
+        u.mp = u.mp.saturating_sub(1);
+        u.boarded = true;
+        let f = s.unit_mut(frigate);
+        f.mp = f.mp.saturating_sub(1);
+    } else {
+        u.done = true;
+        u.mp = 0;
+    }
     s.unit_mut(frigate).loads += 1;
     s.refresh_occupancy();
     ev.push(Event::Embarked { unit, frigate });
@@ -130,7 +171,12 @@ pub fn check_disembark(s: &Viktory, unit: UnitId, to: Hex) -> Result<(), RuleErr
     if !s.terrain(to).is_some_and(Terrain::is_land) {
         return refuse("not_land", "9.46", format!("{to} is not explored land"));
     }
-    if let Some(drop) = s.unit(frigate).and_then(|f| f.drop)
+    if s.rules.frigate_characteristics {
+        check_transfer_cost(s, frigate, unit)?;
+        if crate::rules::subjugation::hostile_hex(s, to, s.turn.active) {
+            crate::rules::subjugation::check_may_attack(s, s.turn.active)?;
+        }
+    } else if let Some(drop) = s.unit(frigate).and_then(|f| f.drop)
         && drop != to
     {
         return refuse(
@@ -139,12 +185,23 @@ pub fn check_disembark(s: &Viktory, unit: UnitId, to: Hex) -> Result<(), RuleErr
             format!("frigate {frigate} already dropped units at {drop} this turn"),
         );
     }
-    if s.turn.battle_hexes.contains(&to) && s.is_enemy_hex(to, s.turn.active) {
+    let seat = s.turn.active;
+    if s.turn.battle_hexes.contains(&to) && crate::rules::subjugation::hostile_hex(s, to, seat) {
         return refuse(
             "battle_fought",
             "12.2",
             format!("a battle was already fought at {to} this turn"),
         );
+    }
+    if crate::rules::subjugation::alliance_hex(s, to, seat) {
+        return refuse(
+            "alliance_stop",
+            "15.64",
+            format!("units may not land in the Alliance hex {to}"),
+        );
+    }
+    if crate::rules::subjugation::hostile_hex(s, to, seat) {
+        crate::rules::subjugation::check_may_attack(s, seat)?;
     }
     Ok(())
 }
@@ -156,20 +213,34 @@ pub fn apply_disembark(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Even
     movement::switch_to(s, frigate, ev);
     let seat = s.turn.active;
     let fhex = s.unit(frigate).expect("checked").hex;
-    let enemy = s.is_enemy_hex(to, seat);
+    let enemy = crate::rules::subjugation::hostile_hex(s, to, seat);
+    let costs = s.rules.frigate_characteristics;
     {
         let f = s.unit_mut(frigate);
         f.drop = Some(to);
-        f.mp = 0;
-        f.done = true;
+        if costs {
+            // Frigate Characteristics: it pays one point and may go on.
+            f.mp = f.mp.saturating_sub(1);
+        } else {
+            f.mp = 0;
+            f.done = true;
+        }
     }
+    // Frigate Characteristics: a unit that began the turn aboard may move on after
+    // landing; one that boarded this turn stops.
+    let stop_slow = costs && movement::move_ends_at(s, s.unit(unit).expect("checked"), to);
     let u = s.unit_mut(unit);
     u.aboard = None;
     u.hex = to;
     u.transported = true;
-    u.done = true;
-    u.mp = 0;
     u.entered_from = Some(fhex);
+    if costs && !u.boarded && !enemy && !stop_slow {
+        u.mp = u.mp.saturating_sub(1);
+        u.done = u.mp == 0;
+    } else {
+        u.done = true;
+        u.mp = 0;
+    }
     s.refresh_occupancy();
     ev.push(Event::Disembarked { unit, to });
     if enemy && let Err(i) = s.turn.pending_battles.binary_search(&to) {

@@ -38,6 +38,7 @@ pub fn put_on_map(
         entered_from: None,
         loads: 0,
         drop: None,
+        boarded: false,
     });
     s.refresh_occupancy();
     ev.push(Event::UnitPlaced {

@@ -277,7 +277,8 @@ pub fn end_turn(s: &mut Viktory, ev: &mut Vec<Event>) {
 
 /// Starts `seat`'s player turn: fresh movement for its units, an empty turn record.
 pub fn start_turn(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
-    let allow = s.rules.movement;
+    let allowance = |k| s.rules.allowance(k);
+    let allow: Vec<u8> = UnitKind::ALL.iter().map(|&k| allowance(k)).collect();
     let mut started_here = Vec::new();
     let cargo_counts: Vec<(crate::unit::UnitId, u8)> = s
         .units
@@ -292,10 +293,12 @@ pub fn start_turn(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
         .collect();
     for u in &mut s.units {
         let mine = u.owner == seat;
-        u.mp = if mine { allow.get(u.kind) } else { 0 };
+        let full = allow[UnitKind::ALL.iter().position(|&k| k == u.kind).unwrap_or(0)];
+        u.mp = if mine { full } else { 0 };
         u.done = !mine;
         u.attacked = false;
         u.transported = false;
+        u.boarded = false;
         u.entered_from = None;
         u.drop = None;
         u.loads = cargo_counts

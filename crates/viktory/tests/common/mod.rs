@@ -119,6 +119,7 @@ impl Pos {
             entered_from: None,
             loads: 0,
             drop: None,
+            boarded: false,
         });
         self
     }
@@ -159,7 +160,7 @@ impl Pos {
     /// start-of-turn hexes recorded for R-10).
     pub fn build(mut self) -> Viktory {
         let active = self.setup.turn.active;
-        let allow = self.setup.rules.movement;
+        let rules = self.setup.rules.clone();
         let mut started = Vec::new();
         let cargo: Vec<(UnitId, u8)> = self
             .setup
@@ -179,7 +180,7 @@ impl Pos {
             .collect();
         for u in &mut self.setup.units {
             if u.owner == active {
-                u.mp = allow.get(u.kind);
+                u.mp = rules.allowance(u.kind);
                 u.done = false;
                 u.loads = cargo.iter().find(|(id, _)| *id == u.id).map_or(0, |c| c.1);
                 if u.kind.is_land() && u.aboard.is_none() {
