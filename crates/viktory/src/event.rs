@@ -22,6 +22,8 @@ pub enum DiePurpose {
     Defense,
     /// The doomsday clock (5.5).
     Doomsday,
+    /// Artillery Overwatch (Expansion, Artillery Characteristics).
+    Overwatch,
 }
 
 /// One thing that happened.

@@ -91,6 +91,7 @@ fn purpose(p: DiePurpose) -> &'static str {
         DiePurpose::Attack => "attack",
         DiePurpose::Defense => "defence",
         DiePurpose::Doomsday => "doomsday",
+        DiePurpose::Overwatch => "overwatch",
     }
 }
 

@@ -236,6 +236,10 @@ pub struct Rules {
     /// several hexes, and need not stop after attacking or unloading; land units pay one
     /// to board or land and may move before and after.
     pub frigate_characteristics: bool,
+    /// Expansion, Artillery Characteristics: defending artillery fires Overwatch at
+    /// units moving in to attack its own or an adjacent friendly hex, and artillery may
+    /// bombard after being transported.
+    pub artillery_characteristics: bool,
 }
 
 /// One-line descriptions of the options, for `presets`.
@@ -461,6 +465,10 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Expansion (extremely optional): frigates move 8 and pay 1 per unit loaded or unloaded; transported units may move on.",
     ),
     (
+        "artillery_characteristics",
+        "Expansion (extremely optional): artillery Overwatch against attacks nearby; bombarding after transport.",
+    ),
+    (
         "quicker_game_setup",
         "Expansion: a face-up map; capitals, then rounds of building and a placement before the first turn.",
     ),
@@ -469,7 +477,6 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
 /// Expansion rules not built yet, by the option name they will have: refused by name.
 const NOT_BUILT: &[(&str, &str)] = &[
     ("pillage", "Pillage Attack"),
-    ("artillery_characteristics", "Artillery Characteristics"),
     ("cavalry_characteristics", "Cavalry Characteristics"),
     ("road_ferry_network", "Road/Ferry Network"),
 ];
@@ -561,6 +568,7 @@ impl Rules {
             metropolis_capital: false,
             battle_dice_factors: false,
             frigate_characteristics: false,
+            artillery_characteristics: false,
         }
     }
 

@@ -248,6 +248,11 @@ pub enum BattleStep {
     RetreatOption,
     /// Step 3: the attacker is retreating every unit.
     Retreating,
+    /// Expansion, Artillery Characteristics: the defender's artillery fires Overwatch
+    /// before anything else.
+    Overwatch,
+    /// Its casualties are chosen and go to the attacker's reserve at once.
+    OverwatchCasualties,
 }
 
 /// A battle in progress (12.0).

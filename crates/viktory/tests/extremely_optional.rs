@@ -1,7 +1,7 @@
 //! The Expansion's extremely optional rules built so far, each on and off: the Building
 //! Phase Accelerator Enhancement, the Metropolis City Upgrade, the Battle Attacks dice
-//! factors and the Frigate Characteristics (with the rulebook's frigate example and
-//! amphibious landing).
+//! factors, the Frigate Characteristics (with the rulebook's frigate example and
+//! amphibious landing) and the Artillery Characteristics (with the Overwatch example).
 
 mod common;
 
@@ -507,4 +507,101 @@ fn expansion_amphibious_landing_example() {
     let defence = dice(&mut s, &[6]);
     assert!(defence.iter().any(|e| matches!(e, Event::UnitLost { .. })));
     assert_eq!(s.town(h(3, -1)).map(|t| t.owner), Some(Seat(0)));
+}
+
+/// Artillery Characteristics, the rulebook's Overwatch example: an artillery on a
+/// mountain next to its own town fires at the artillery and two infantry attacking the
+/// town before their pre-battle fire; a 1 lets its owner take out the attacking
+/// artillery, which never fires. Cavalry alone trigger no Overwatch; without the option
+/// there is none.
+#[test]
+fn expansion_artillery_overwatch_example() {
+    let pos = |on: bool, cavalry_only: bool| {
+        let mut p = Pos::new(2, Stage::Move)
+            .rules(|r| r.artillery_characteristics = on)
+            .terrain(h(2, -1), Terrain::Mountain)
+            .town(h(-3, 0), 0, false, true)
+            .town(h(1, 0), 1, false, false)
+            .town(h(3, -3), 1, false, true)
+            .unit(1, 1, UnitKind::Artillery, h(2, -1));
+        p = if cavalry_only {
+            p.unit(2, 0, UnitKind::Cavalry, h(0, 0))
+        } else {
+            p.unit(2, 0, UnitKind::Artillery, h(0, 0))
+                .unit(3, 0, UnitKind::Infantry, h(0, 1))
+                .unit(4, 0, UnitKind::Infantry, h(1, 1))
+        };
+        let mut s = p.build();
+        let units: Vec<u16> = if cavalry_only { vec![2] } else { vec![2, 3, 4] };
+        for u in units {
+            act(&mut s, mv(u, 1, 0));
+        }
+        act(&mut s, Action::Fight { hex: h(1, 0) });
+        s
+    };
+    let purpose = |e: &Event| match e {
+        Event::DieRolled { purpose, .. } => Some(*purpose),
+        _ => None,
+    };
+    let mut s = pos(true, false);
+    let events = dice(&mut s, &[1]);
+    assert_eq!(
+        events.iter().filter_map(purpose).collect::<Vec<_>>(),
+        vec![DiePurpose::Overwatch]
+    );
+    // The tactical hit: the defender picks the attacking artillery.
+    assert_eq!(s.to_move(), engine::ToMove::Seat(Seat(1)));
+    let events = act(
+        &mut s,
+        Action::Casualty {
+            unit: viktory::UnitId(2),
+        },
+    );
+    assert!(s.unit(viktory::UnitId(2)).is_none(), "{events:?}");
+    // No pre-battle fire: the next dice are the round's (the town's die, H-5).
+    let events = dice(&mut s, &[6]);
+    assert_eq!(
+        events.iter().filter_map(purpose).collect::<Vec<_>>(),
+        vec![DiePurpose::Defense]
+    );
+    // Without the option, or against cavalry alone: no Overwatch.
+    let mut s = pos(false, false);
+    let events = dice(&mut s, &[6]);
+    assert_eq!(
+        events.iter().filter_map(purpose).collect::<Vec<_>>(),
+        vec![DiePurpose::PreBattle]
+    );
+    let mut s = pos(true, true);
+    let events = dice(&mut s, &[6]);
+    assert_eq!(
+        events.iter().filter_map(purpose).collect::<Vec<_>>(),
+        vec![DiePurpose::Defense]
+    );
+}
+
+/// Artillery Characteristics: artillery may bombard after being transported.
+#[test]
+fn expansion_artillery_bombards_after_transport() {
+    let pos = |on: bool| {
+        let mut s = sea(Stage::Move, false)
+            .rules(|r| r.artillery_characteristics = on)
+            .unit(1, 0, UnitKind::Frigate, h(0, 0))
+            .cargo(2, 0, UnitKind::Artillery, 1)
+            .unit(3, 1, UnitKind::Infantry, h(0, -2))
+            .build();
+        act(
+            &mut s,
+            Action::Disembark {
+                unit: viktory::UnitId(2),
+                to: h(0, -1),
+            },
+        );
+        s
+    };
+    let bombard = Action::Bombard {
+        unit: viktory::UnitId(2),
+        target: h(0, -2),
+    };
+    assert!(pos(true).check(&bombard).is_ok());
+    assert_eq!(refused(&pos(false), bombard), ("transported", "9.44"));
 }

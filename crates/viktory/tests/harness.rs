@@ -738,6 +738,7 @@ fn expansion_with_extremely_optional_rules() {
         "metropolis_capital": true,
         "battle_dice_factors": true,
         "frigate_characteristics": true,
+        "artillery_characteristics": true,
         "victory": ["standard_conquest", "quicker_victory"],
     });
     playouts("expansion, extremely optional", 200, 3100, 7, None, |i| {
@@ -792,10 +793,11 @@ fn busy_play(
             }
             *seen.entry(name).or_default() += 1;
             for e in s.apply(action).unwrap() {
-                let name = serde_json::to_value(&e).unwrap()["type"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned();
+                let json = serde_json::to_value(&e).unwrap();
+                let name = json["type"].as_str().unwrap().to_owned();
+                if let Some(p) = json["purpose"].as_str() {
+                    *seen.entry(format!("die {p}")).or_default() += 1;
+                }
                 *seen.entry(name).or_default() += 1;
             }
             steps += 1;
@@ -833,14 +835,17 @@ fn random_subjugation_play_reaches_every_rule() {
     }
 }
 
-/// Random play with the extremely optional rules reaches Metropolises.
+/// Random play with the extremely optional rules reaches each of them.
 #[test]
-fn random_metropolis_play_reaches_every_rule() {
+fn random_extremely_optional_play_reaches_every_rule() {
     let options = serde_json::json!({
         "max_turns": 40,
         "accelerator_enhancement": true,
         "metropolis": true,
         "metropolis_capital": true,
+        "battle_dice_factors": true,
+        "frigate_characteristics": true,
+        "artillery_characteristics": true,
         "victory": ["quicker_victory"],
     });
     let seen = busy_play("expansion", &options, 100);
@@ -849,6 +854,9 @@ fn random_metropolis_play_reaches_every_rule() {
         "metropolis_built",
         "switch_metropolis",
         "won by quicker victory",
+        "die overwatch",
+        "embark",
+        "disembark",
     ] {
         assert!(
             seen.contains_key(name),

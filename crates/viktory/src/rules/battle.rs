@@ -126,6 +126,55 @@ pub fn start(s: &mut Viktory, hex: Hex, attacker: Seat, placement: bool, ev: &mu
         averaging: false,
         sure_hits: 0,
     });
+    let overwatch = overwatch_dice(s, hex, attacker, defender, naval || placement);
+    if overwatch > 0 {
+        let b = s.battle.as_mut().expect("battle");
+        b.step = BattleStep::Overwatch;
+        b.to_roll = overwatch;
+        return;
+    }
+    if pre == 0 && !start_defender_pre_battle(s) {
+        start_round(s, ev);
+    }
+}
+
+/// Expansion, Artillery Characteristics: the defender's artillery in the battle hex and
+/// next to it (the battle hex holds his units or town) fires one die each, unless only
+/// cavalry attack.
+fn overwatch_dice(s: &Viktory, hex: Hex, attacker: Seat, defender: Seat, naval: bool) -> u8 {
+    if !s.rules.artillery_characteristics || naval || attacker == defender {
+        return 0;
+    }
+    if !fighters(s, hex, attacker).any(|u| u.kind != UnitKind::Cavalry) {
+        return 0;
+    }
+    s.units
+        .iter()
+        .filter(|u| {
+            u.owner == defender
+                && u.kind == UnitKind::Artillery
+                && u.aboard.is_none()
+                && u.hex.distance(hex) <= 1
+        })
+        .count() as u8
+}
+
+/// After Overwatch: the attacker's pre-battle fire with the artillery he has left.
+fn after_overwatch(s: &mut Viktory, ev: &mut Vec<Event>) {
+    let Some(b) = s.battle.as_ref() else { return };
+    let (hex, attacker) = (b.hex, b.attacker);
+    if count(s, hex, attacker) == 0 {
+        let defender = b.defender;
+        end(s, defender, ev);
+        return;
+    }
+    let artillery = fighters(s, hex, attacker)
+        .filter(|u| u.kind == UnitKind::Artillery)
+        .count() as u8;
+    let pre = artillery.saturating_mul(s.rules.pre_battle_fire);
+    let b = s.battle.as_mut().expect("battle");
+    b.step = BattleStep::PreBattleFire;
+    b.to_roll = pre;
     if pre == 0 && !start_defender_pre_battle(s) {
         start_round(s, ev);
     }
@@ -316,6 +365,7 @@ pub fn roll(s: &mut Viktory, value: u8, ev: &mut Vec<Event>) {
     let Some(b) = s.battle.as_mut() else { return };
     let (seat, purpose) = match b.step {
         BattleStep::PreBattleFire => (b.attacker, DiePurpose::PreBattle),
+        BattleStep::Overwatch => (b.defender, DiePurpose::Overwatch),
         BattleStep::PreBattleDefense => (b.defender, DiePurpose::PreBattle),
         BattleStep::AttackerFire => (b.attacker, DiePurpose::Attack),
         _ => (b.defender, DiePurpose::Defense),
@@ -340,9 +390,32 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
         | BattleStep::PreBattleDefense
         | BattleStep::AttackerFire
         | BattleStep::DefenderFire
+        | BattleStep::Overwatch
             if b.averaging || b.to_roll > 0 =>
         {
             false
+        }
+        BattleStep::Overwatch => {
+            let hits = Hits::from_rolls(&b.rolls, s.hit_max_for(b.defender));
+            let bm = s.battle.as_mut().expect("battle");
+            bm.attacker_hits = hits;
+            bm.rolls.clear();
+            bm.step = BattleStep::OverwatchCasualties;
+            true
+        }
+        BattleStep::OverwatchCasualties => {
+            if let Some(choice) = casualties::pending(s) {
+                return match casualties::automatic(s, &choice) {
+                    Some(unit) => {
+                        casualties::choose(s, unit, ev);
+                        true
+                    }
+                    None => false,
+                };
+            }
+            remove_marked(s, ev);
+            after_overwatch(s, ev);
+            true
         }
         BattleStep::PreBattleFire => {
             let hits = Hits::from_rolls(&b.rolls, s.hit_max_for(b.attacker));

@@ -67,7 +67,8 @@ pub fn check(s: &Viktory, unit: UnitId, target: Hex) -> Result<(), RuleError> {
     let u = movement::own_unit(s, unit)?;
     match u.kind {
         UnitKind::Artillery => {
-            if u.is_cargo() || u.transported {
+            // Artillery Characteristics: it may bombard after being transported.
+            if u.is_cargo() || (u.transported && !s.rules.artillery_characteristics) {
                 return refuse(
                     "transported",
                     "9.44",

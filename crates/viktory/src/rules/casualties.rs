@@ -57,10 +57,11 @@ pub fn pending(s: &Viktory) -> Option<Choice> {
     let b = s.battle.as_ref()?;
     if !matches!(
         b.step,
-        BattleStep::PreBattleCasualties | BattleStep::Casualties
+        BattleStep::PreBattleCasualties | BattleStep::Casualties | BattleStep::OverwatchCasualties
     ) {
         return None;
     }
+    let overwatch = b.step == BattleStep::OverwatchCasualties;
     let on_defender = b.defender_hits.total();
     let on_attacker = b.attacker_hits.total();
     let order = [
@@ -83,7 +84,12 @@ pub fn pending(s: &Viktory) -> Option<Choice> {
         if hits == 0 {
             continue;
         }
-        let candidates = targets(s, b.hex, victim, &b.marked);
+        let mut candidates = targets(s, b.hex, victim, &b.marked);
+        if overwatch && chooser != victim {
+            // Cavalry are immune to Overwatch: the firer never picks them (the
+            // attacker may choose to lose one for a hit he assigns himself).
+            candidates.retain(|&id| s.unit(id).is_some_and(|u| u.kind != UnitKind::Cavalry));
+        }
         if candidates.is_empty() {
             continue;
         }

@@ -47,7 +47,10 @@ pub fn to_move(s: &Viktory) -> ToMove {
                     ToMove::Chance
                 }
             }
-            BattleStep::PreBattleCasualties | BattleStep::Casualties => {
+            BattleStep::Overwatch => ToMove::Chance,
+            BattleStep::PreBattleCasualties
+            | BattleStep::Casualties
+            | BattleStep::OverwatchCasualties => {
                 casualties::pending(s).map_or(ToMove::Chance, |c| ToMove::Seat(c.chooser))
             }
             BattleStep::RetreatOption | BattleStep::Retreating => ToMove::Seat(b.attacker),
