@@ -193,6 +193,29 @@ pub enum Action {
         /// The extra kind: two infantry, or a cavalry, artillery or frigate.
         extra: UnitKind,
     },
+    /// Pillage a land hex next to a town or city: the unit's own hex, or for a frigate
+    /// an adjacent one (Pillage Attack).
+    Pillage {
+        /// The unit.
+        unit: UnitId,
+        /// The hex.
+        hex: Hex,
+    },
+    /// Repair a pillaged hex, ending the unit's movement (Pillage Attack).
+    Repair {
+        /// The unit.
+        unit: UnitId,
+        /// The hex.
+        hex: Hex,
+    },
+    /// A cavalry passes into an enemy hex without attacking, paying one more movement
+    /// point, and must move on (Cavalry Characteristics).
+    Bypass {
+        /// The cavalry.
+        unit: UnitId,
+        /// The adjacent enemy hex.
+        to: Hex,
+    },
     /// Switch the extra unit a Metropolis supports (Metropolis).
     SwitchMetropolis {
         /// The Metropolis.

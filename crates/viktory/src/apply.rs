@@ -4,7 +4,7 @@ use crate::action::Action;
 use crate::event::Event;
 use crate::rules::{
     battle, bombard, building, capital, casualties, customization, exploration, fog, metropolis,
-    movement, naval, opening, quick_setup, reserve, sequence, subjugation, victory,
+    movement, naval, opening, pillage, quick_setup, reserve, sequence, subjugation, victory,
 };
 use crate::state::{Stage, Viktory};
 
@@ -19,6 +19,9 @@ pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
         }
         Action::EndPhase if handing_over => subjugation::end_reinforcement(s),
         Action::Attack { unit, to } => movement::apply_attack(s, unit, to, &mut ev),
+        Action::Pillage { unit, hex } => pillage::apply(s, unit, hex, &mut ev),
+        Action::Repair { unit, hex } => pillage::apply_repair(s, unit, hex, &mut ev),
+        Action::Bypass { unit, to } => movement::apply_bypass(s, unit, to, &mut ev),
         Action::FirstPlayer { seat } if quick_setup::finished(s) => {
             quick_setup::start_game(s, seat, &mut ev);
         }

@@ -197,6 +197,11 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
             Ok(())
         }
         (Stage::Move, &Action::Move { unit, to }) => movement::check_move(s, unit, to),
+        (Stage::Move, &Action::Pillage { unit, hex }) => crate::rules::pillage::check(s, unit, hex),
+        (Stage::Move, &Action::Repair { unit, hex }) => {
+            crate::rules::pillage::check_repair(s, unit, hex)
+        }
+        (Stage::Move, &Action::Bypass { unit, to }) => movement::check_bypass(s, unit, to),
         (Stage::Move, &Action::Attack { unit, to }) => {
             crate::rules::subjugation::check_attack(s, unit, to)
         }

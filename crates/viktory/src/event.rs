@@ -297,6 +297,20 @@ pub enum Event {
         /// The new extra kind.
         extra: UnitKind,
     },
+    /// Expansion: a unit pillaged a hex.
+    Pillaged {
+        /// The unit.
+        unit: UnitId,
+        /// The hex.
+        hex: Hex,
+    },
+    /// Expansion: a unit repaired a pillaged hex.
+    Repaired {
+        /// The unit.
+        unit: UnitId,
+        /// The hex.
+        hex: Hex,
+    },
     /// 15.61: a capital fell; its owner is now the captor's Vassal.
     Subjugated {
         /// The capital.

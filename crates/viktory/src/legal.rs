@@ -353,6 +353,14 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                             checked.push(Action::Move { unit: u.id, to });
                         }
                     }
+                    if s.rules.cavalry_characteristics && u.kind == UnitKind::Cavalry {
+                        v.extend(
+                            u.hex
+                                .neighbors()
+                                .into_iter()
+                                .map(|to| Action::Bypass { unit: u.id, to }),
+                        );
+                    }
                     if s.rules.subjugation {
                         v.extend(
                             u.hex
@@ -361,6 +369,17 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                                 .filter(|&to| subjugation::alliance_hex(s, to, seat))
                                 .map(|to| Action::Attack { unit: u.id, to }),
                         );
+                    }
+                }
+                if s.rules.pillage {
+                    let reach: Vec<Hex> = if u.kind == UnitKind::Frigate {
+                        u.hex.neighbors().to_vec()
+                    } else {
+                        vec![u.hex]
+                    };
+                    for hex in reach {
+                        v.push(Action::Pillage { unit: u.id, hex });
+                        v.push(Action::Repair { unit: u.id, hex });
                     }
                 }
                 if matches!(u.kind, UnitKind::Artillery | UnitKind::Frigate) && !u.attacked {

@@ -34,6 +34,9 @@ pub fn action_name(a: &Action) -> &'static str {
         Action::Evacuate { .. } => "moving out of a returned capital",
         Action::Attack { .. } => "attacking a vassal",
         Action::BuildMetropolis { .. } => "building a Metropolis",
+        Action::Pillage { .. } => "pillaging",
+        Action::Repair { .. } => "repairing",
+        Action::Bypass { .. } => "passing an enemy hex",
         Action::SwitchMetropolis { .. } => "switching a Metropolis's unit",
     }
 }
@@ -75,6 +78,9 @@ pub fn describe_action(a: &Action) -> String {
         Action::EndPhase => "end the phase".into(),
         Action::Evacuate { unit, to } => format!("move {unit} out of the capital to {to}"),
         Action::Attack { unit, to } => format!("{unit} attacks the vassal at {to}"),
+        Action::Pillage { unit, hex } => format!("{unit} pillages {hex}"),
+        Action::Repair { unit, hex } => format!("{unit} repairs {hex}"),
+        Action::Bypass { unit, to } => format!("{unit} rides through {to}"),
         Action::BuildMetropolis { hex, extra } => {
             format!("upgrade {hex} to a Metropolis supporting a {extra}")
         }
@@ -221,6 +227,8 @@ pub fn describe_event(e: &Event) -> String {
             format!("{ruler} takes the capital at {hex}: {vassal} becomes his vassal")
         }
         Event::Freed { seat } => format!("{seat} is free of his alliance"),
+        Event::Pillaged { unit, hex } => format!("{unit} pillages {hex}"),
+        Event::Repaired { unit, hex } => format!("{unit} repairs {hex}"),
         Event::MetropolisBuilt { seat, hex, extra } => {
             format!("{seat} upgrades {hex} to a Metropolis supporting a {extra}")
         }

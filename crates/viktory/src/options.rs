@@ -240,6 +240,13 @@ pub struct Rules {
     /// units moving in to attack its own or an adjacent friendly hex, and artillery may
     /// bombard after being transported.
     pub artillery_characteristics: bool,
+    /// Expansion, Pillage Attack: units damage hexes next to towns and cities; a
+    /// damaged hex blocks roads, building, upgrades and placement nearby until repaired.
+    pub pillage: bool,
+    /// Expansion, Cavalry Characteristics: cavalry have 4 movement points, pay one more
+    /// to go through slow terrain or past enemy units, towns and cities, and pillage
+    /// for free.
+    pub cavalry_characteristics: bool,
 }
 
 /// One-line descriptions of the options, for `presets`.
@@ -469,17 +476,21 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Expansion (extremely optional): artillery Overwatch against attacks nearby; bombarding after transport.",
     ),
     (
+        "pillage",
+        "Expansion (extremely optional): pillage hexes next to towns; damage blocks roads, building and placement until repaired.",
+    ),
+    (
+        "cavalry_characteristics",
+        "Expansion (extremely optional): cavalry move 4, pay 1 more to cross slow terrain or pass enemies, pillage for free.",
+    ),
+    (
         "quicker_game_setup",
         "Expansion: a face-up map; capitals, then rounds of building and a placement before the first turn.",
     ),
 ];
 
 /// Expansion rules not built yet, by the option name they will have: refused by name.
-const NOT_BUILT: &[(&str, &str)] = &[
-    ("pillage", "Pillage Attack"),
-    ("cavalry_characteristics", "Cavalry Characteristics"),
-    ("road_ferry_network", "Road/Ferry Network"),
-];
+const NOT_BUILT: &[(&str, &str)] = &[("road_ferry_network", "Road/Ferry Network")];
 
 /// The presets this crate implements now.
 pub(crate) const PRESETS: &[&str] = &["classic", "expansion", "online", "viktory1"];
@@ -569,6 +580,8 @@ impl Rules {
             battle_dice_factors: false,
             frigate_characteristics: false,
             artillery_characteristics: false,
+            pillage: false,
+            cavalry_characteristics: false,
         }
     }
 
@@ -669,6 +682,8 @@ impl Rules {
     pub fn allowance(&self, kind: UnitKind) -> u8 {
         if kind == UnitKind::Frigate && self.frigate_characteristics {
             8
+        } else if kind == UnitKind::Cavalry && self.cavalry_characteristics {
+            4
         } else {
             self.movement.get(kind)
         }

@@ -183,6 +183,9 @@ pub struct Turn {
     /// Quicker Game Setup: players in a row who built nothing.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub setup_passes: u8,
+    /// Expansion, Pillage Attack: units that repaired a hex this turn.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repairs: Vec<UnitId>,
     /// Expansion, battle dice factors: the active player's frigates and the hexes they
     /// bombarded this turn.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -430,6 +433,9 @@ pub struct Setup {
     /// 15.62: a captured capital being handed back to its owner, now a Vassal.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub handover: Option<crate::rules::subjugation::Handover>,
+    /// Expansion, Pillage Attack: hexes with a damage marker.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pillaged: Vec<Hex>,
 }
 
 impl Setup {
@@ -466,6 +472,7 @@ impl Setup {
             remembered: vec![],
             last_fight: None,
             handover: None,
+            pillaged: vec![],
         }
     }
 }
@@ -505,6 +512,8 @@ pub struct Viktory {
     pub(crate) fog: Option<Box<crate::rules::fog::Fog>>,
     /// 15.62: a returned capital's hand-over.
     pub(crate) handover: Option<crate::rules::subjugation::Handover>,
+    /// Expansion, Pillage Attack: damaged hexes, sorted.
+    pub(crate) pillaged: Vec<Hex>,
 }
 
 impl TryFrom<Setup> for Viktory {
@@ -817,6 +826,17 @@ impl Viktory {
                 "the capture names a seat or hex that does not exist",
             ));
         }
+        if setup
+            .pillaged
+            .iter()
+            .any(|&h| !board.contains(h) || !setup.rules.pillage)
+        {
+            p.push(Problem::with_rule(
+                "pillaged",
+                "Expansion",
+                "a damage marker lies off the board, or pillaging is off",
+            ));
+        }
         if let Some(h) = &setup.handover
             && (!seat_ok(h.ruler)
                 || !seat_ok(h.vassal)
@@ -895,6 +915,12 @@ impl Viktory {
             occupancy: Grid::from_board(&board, 0),
             fog: None,
             handover: setup.handover.clone(),
+            pillaged: {
+                let mut v = setup.pillaged.clone();
+                v.sort();
+                v.dedup();
+                v
+            },
         };
         crate::rules::fog::from_setup(&mut state, setup, &mut p);
         if !p.is_empty() {
@@ -969,6 +995,7 @@ impl Viktory {
             remembered: vec![],
             last_fight: None,
             handover: self.handover.clone(),
+            pillaged: self.pillaged.clone(),
         };
         crate::rules::fog::to_setup(self, &mut setup);
         setup

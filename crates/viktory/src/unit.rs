@@ -106,6 +106,14 @@ pub struct Unit {
     /// (it stops when it goes ashore).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub boarded: bool,
+    /// Expansion, Cavalry Characteristics: free pillages made this turn.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pillages: u8,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl Unit {

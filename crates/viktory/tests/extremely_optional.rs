@@ -1,7 +1,8 @@
 //! The Expansion's extremely optional rules built so far, each on and off: the Building
 //! Phase Accelerator Enhancement, the Metropolis City Upgrade, the Battle Attacks dice
 //! factors, the Frigate Characteristics (with the rulebook's frigate example and
-//! amphibious landing) and the Artillery Characteristics (with the Overwatch example).
+//! amphibious landing), the Artillery Characteristics (with the Overwatch example), the
+//! Pillage Attack and the Cavalry Characteristics (with the Mountain City example).
 
 mod common;
 
@@ -604,4 +605,181 @@ fn expansion_artillery_bombards_after_transport() {
     };
     assert!(pos(true).check(&bombard).is_ok());
     assert_eq!(refused(&pos(false), bombard), ("transported", "9.44"));
+}
+
+/// Pillage Attack: an infantry pillages its hex next to an enemy town (its one attack;
+/// it stops); the damage keeps the town from taking reserves and from being upgraded,
+/// and nothing is built next to it; the capital is excepted. A unit moving in repairs
+/// it, ending its movement.
+#[test]
+fn expansion_pillage_and_repair() {
+    let mut s = Pos::new(2, Stage::Move)
+        .rules(|r| r.pillage = true)
+        .town(h(-3, 0), 0, false, true)
+        .town(h(1, 0), 1, false, false)
+        .town(h(3, -3), 1, false, true)
+        .unit(1, 0, UnitKind::Infantry, h(-1, 0))
+        .unit(2, 0, UnitKind::Artillery, h(-1, 2))
+        .build();
+    let id = viktory::UnitId;
+    act(&mut s, mv(1, 0, 0));
+    act(
+        &mut s,
+        Action::Pillage {
+            unit: id(1),
+            hex: h(0, 0),
+        },
+    );
+    assert_eq!(s.to_setup().pillaged, vec![h(0, 0)]);
+    assert!(s.unit(id(1)).unwrap().attacked);
+    assert_eq!(refused(&s, mv(1, 0, -1)), ("attacked", "10.7"));
+    // Not a hex far from towns.
+    assert_eq!(
+        refused(
+            &s,
+            Action::Pillage {
+                unit: id(2),
+                hex: h(-1, 2)
+            }
+        ),
+        ("no_town_near", "Expansion")
+    );
+    // Seat 1 cannot place in the town next to the damage, but can in its capital.
+    let mut p = Pos::new(2, Stage::Place)
+        .rules(|r| r.pillage = true)
+        .town(h(-3, 0), 0, false, true)
+        .town(h(1, 0), 1, false, false)
+        .town(h(3, -3), 1, false, true)
+        .reserve(1, UnitKind::Infantry, 2)
+        .active(1);
+    p.setup.pillaged = vec![h(0, 0), h(3, -2)];
+    let s1 = p.build();
+    let place = |town: hexmap::Hex| Action::Place {
+        kind: UnitKind::Infantry,
+        town,
+        to: town,
+    };
+    assert_eq!(refused(&s1, place(h(1, 0))), ("pillaged", "Expansion"));
+    assert!(
+        s1.check(&place(h(3, -3))).is_ok(),
+        "the capital is excepted"
+    );
+    // Repair: the artillery moves in and repairs; its movement ends.
+    play(&mut s, &[mv(2, -1, 1), mv(2, 0, 0)]);
+    let events = act(
+        &mut s,
+        Action::Repair {
+            unit: id(2),
+            hex: h(0, 0),
+        },
+    );
+    assert!(events.contains(&Event::Repaired {
+        unit: id(2),
+        hex: h(0, 0)
+    }));
+    assert!(s.to_setup().pillaged.is_empty());
+    assert!(s.unit(id(2)).unwrap().done);
+    // Without the option there is no pillaging.
+    let s = Pos::new(2, Stage::Move)
+        .town(h(1, 0), 1, false, false)
+        .unit(1, 0, UnitKind::Infantry, h(0, 0))
+        .build();
+    assert_eq!(
+        refused(
+            &s,
+            Action::Pillage {
+                unit: id(1),
+                hex: h(0, 0)
+            }
+        ),
+        ("not_enabled", "Expansion")
+    );
+}
+
+/// Cavalry Characteristics, the rulebook's example: a cavalry rides through an enemy
+/// Mountain City held by infantry, cavalry and artillery for two movement points (one
+/// to enter, one more for the slow terrain and the enemy together), no battle and no
+/// Overwatch; it has four points and pillages for free without stopping.
+#[test]
+fn expansion_cavalry_characteristics_example() {
+    let mut s = Pos::new(2, Stage::Move)
+        .rules(|r| {
+            r.cavalry_characteristics = true;
+            r.pillage = true;
+            r.artillery_characteristics = true;
+        })
+        .terrain(h(1, 0), Terrain::Mountain)
+        .town(h(-3, 0), 0, false, true)
+        .town(h(1, 0), 1, true, false)
+        .town(h(3, -3), 1, false, true)
+        .unit(1, 0, UnitKind::Cavalry, h(-1, 0))
+        .unit(2, 1, UnitKind::Infantry, h(1, 0))
+        .unit(3, 1, UnitKind::Cavalry, h(1, 0))
+        .unit(4, 1, UnitKind::Artillery, h(1, 0))
+        .build();
+    let id = viktory::UnitId;
+    assert_eq!(s.unit(id(1)).unwrap().mp, 4);
+    act(&mut s, mv(1, 0, 0));
+    // A free pillage next to the enemy city: the cavalry rides on.
+    act(
+        &mut s,
+        Action::Pillage {
+            unit: id(1),
+            hex: h(0, 0),
+        },
+    );
+    assert!(!s.unit(id(1)).unwrap().attacked);
+    let events = act(
+        &mut s,
+        Action::Bypass {
+            unit: id(1),
+            to: h(1, 0),
+        },
+    );
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, Event::BattleStarted { .. } | Event::DieRolled { .. }))
+    );
+    assert_eq!(s.unit(id(1)).unwrap().mp, 1);
+    // It must ride on before anything else.
+    assert_eq!(
+        refused(&s, Action::EndPhase),
+        ("riding_through", "Expansion")
+    );
+    act(&mut s, mv(1, 2, 0));
+    assert_eq!(s.unit(id(1)).unwrap().hex, h(2, 0));
+    // Without the option, cavalry have three points and stop in enemy hexes.
+    let s = Pos::new(2, Stage::Move)
+        .town(h(1, 0), 1, true, false)
+        .unit(1, 0, UnitKind::Cavalry, h(0, 0))
+        .build();
+    assert_eq!(s.unit(id(1)).unwrap().mp, 3);
+    assert_eq!(
+        refused(
+            &s,
+            Action::Bypass {
+                unit: id(1),
+                to: h(1, 0)
+            }
+        ),
+        ("not_cavalry", "Expansion")
+    );
+}
+
+/// Cavalry Characteristics: one more movement point takes a cavalry through a forest
+/// or mountain without stopping; with one point left it stops there.
+#[test]
+fn expansion_cavalry_through_slow_terrain() {
+    let mut s = Pos::new(2, Stage::Move)
+        .rules(|r| r.cavalry_characteristics = true)
+        .terrain(h(1, 0), Terrain::Forest)
+        .terrain(h(2, 0), Terrain::Mountain)
+        .unit(1, 0, UnitKind::Cavalry, h(0, 0))
+        .build();
+    let id = viktory::UnitId;
+    act(&mut s, mv(1, 1, 0));
+    assert_eq!(s.unit(id(1)).unwrap().mp, 2);
+    act(&mut s, mv(1, 2, 0));
+    assert_eq!(s.unit(id(1)).unwrap().mp, 0);
 }

@@ -739,6 +739,8 @@ fn expansion_with_extremely_optional_rules() {
         "battle_dice_factors": true,
         "frigate_characteristics": true,
         "artillery_characteristics": true,
+        "pillage": true,
+        "cavalry_characteristics": true,
         "victory": ["standard_conquest", "quicker_victory"],
     });
     playouts("expansion, extremely optional", 200, 3100, 7, None, |i| {
@@ -846,6 +848,8 @@ fn random_extremely_optional_play_reaches_every_rule() {
         "battle_dice_factors": true,
         "frigate_characteristics": true,
         "artillery_characteristics": true,
+        "pillage": true,
+        "cavalry_characteristics": true,
         "victory": ["quicker_victory"],
     });
     let seen = busy_play("expansion", &options, 100);
@@ -857,6 +861,9 @@ fn random_extremely_optional_play_reaches_every_rule() {
         "die overwatch",
         "embark",
         "disembark",
+        "pillaged",
+        "repaired",
+        "bypass",
     ] {
         assert!(
             seen.contains_key(name),

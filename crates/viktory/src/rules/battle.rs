@@ -554,6 +554,15 @@ fn retreat_ok(s: &Viktory, b: &Battle, unit: &crate::unit::Unit, to: Hex) -> Res
     if s.enemy_units_at(to, b.attacker) {
         return refuse("retreat_hex", "12.3", format!("{to} holds enemy units"));
     }
+    if s.town(to).is_some_and(|t| t.owner != b.attacker) {
+        // Cavalry Characteristics: a cavalry that rode through an enemy town or city
+        // does not retreat back into it.
+        return refuse(
+            "retreat_hex",
+            "12.3",
+            format!("{to} holds an enemy town or city"),
+        );
+    }
     let water = s.terrain(to).is_some_and(|t| !t.is_land());
     if s.rules.retreat == Retreat::OneHexNoFrigate {
         // Original VIKTORY: every unit into the same hex, never back onto a frigate.

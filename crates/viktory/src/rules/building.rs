@@ -42,6 +42,7 @@ pub fn check_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
     }
     check_site(s, hex, None)?;
     check_no_enemy_adjacent(s, hex)?;
+    check_pillage(s, hex, false)?;
     if !within_reach_of_own_town(s, hex) {
         return refuse(
             "too_far",
@@ -125,7 +126,24 @@ pub fn check_upgrade(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
             "an upgrade takes two build actions; one is left",
         );
     }
-    check_no_enemy_adjacent(s, hex)
+    check_no_enemy_adjacent(s, hex)?;
+    check_pillage(s, hex, true)
+}
+
+/// Pillage Attack: nothing is built on or next to a pillaged hex, and no town or city
+/// next to one is upgraded (the capital excepted).
+fn check_pillage(s: &Viktory, hex: Hex, upgrade: bool) -> Result<(), RuleError> {
+    let capital = s.town(hex).is_some_and(|t| t.capital_of == Some(t.owner));
+    let blocked = crate::rules::pillage::next_to_pillage(s, hex)
+        || (!upgrade && crate::rules::pillage::pillaged(s, hex));
+    if blocked && !(upgrade && capital) {
+        return refuse(
+            "pillaged",
+            "Expansion",
+            format!("a pillaged hex is next to {hex}"),
+        );
+    }
+    Ok(())
 }
 
 /// Rule 7.23: upgrading an own town into a city.

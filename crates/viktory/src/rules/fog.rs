@@ -624,7 +624,9 @@ pub(crate) fn event_for(s: &Viktory, event: &Event, seat: Option<Seat>) -> Optio
             }
         }
         Event::MovementEnded { unit } | Event::Embarked { unit, .. } => unit_seen(*unit),
-        Event::Disembarked { unit, to } => owner_of(*unit).is_some_and(is) || seen(*to),
+        Event::Disembarked { unit, to }
+        | Event::Pillaged { unit, hex: to }
+        | Event::Repaired { unit, hex: to } => owner_of(*unit).is_some_and(is) || seen(*to),
         Event::Redeployed { unit, .. }
         | Event::Appeared { unit, .. }
         | Event::Vanished { unit, .. } => owner_of(*unit).is_some_and(is),

@@ -12,6 +12,7 @@ pub mod metropolis;
 pub mod movement;
 pub mod naval;
 pub mod opening;
+pub mod pillage;
 pub mod quick_setup;
 pub mod reserve;
 pub mod sequence;

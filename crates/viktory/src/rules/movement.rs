@@ -29,16 +29,25 @@ pub fn check_port_clear(s: &Viktory) -> Result<(), RuleError> {
 /// which a frigate in port may not do (9.32), nor a unit passing through an Alliance
 /// hex (15.64).
 pub fn check_switch(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
-    match (frigate_in_port(s), subjugation::unit_in_transit(s)) {
-        (Some(f), _) if f != unit => refuse(
+    match (
+        frigate_in_port(s),
+        subjugation::unit_in_transit(s),
+        cavalry_passing(s),
+    ) {
+        (Some(f), _, _) if f != unit => refuse(
             "frigate_in_port",
             "9.32",
             format!("frigate {f} is in port and must leave it first"),
         ),
-        (_, Some(t)) if t != unit => refuse(
+        (_, Some(t), _) if t != unit => refuse(
             "alliance_transit",
             "15.64",
             format!("unit {t} cannot stop in an Alliance hex and must move on first"),
+        ),
+        (_, _, Some(c)) if c != unit => refuse(
+            "riding_through",
+            "Expansion",
+            format!("cavalry {c} is riding through an enemy hex and must move on first"),
         ),
         _ => Ok(()),
     }
@@ -68,6 +77,80 @@ pub fn own_unit(s: &Viktory, id: UnitId) -> Result<&Unit, RuleError> {
         Some(_) => refuse("not_your_unit", "9.0", format!("unit {id} is not yours")),
         None => refuse("no_unit", "9.0", format!("there is no unit {id}")),
     }
+}
+
+/// Cavalry Characteristics: the moving cavalry stands in an enemy hex it is riding
+/// through (no battle there) and must move on first.
+pub fn cavalry_passing(s: &Viktory) -> Option<UnitId> {
+    if !s.rules.cavalry_characteristics {
+        return None;
+    }
+    let id = s.turn.moving?;
+    let u = s.unit(id)?;
+    (u.kind == UnitKind::Cavalry
+        && subjugation::hostile_hex(s, u.hex, u.owner)
+        && !s.turn.pending_battles.contains(&u.hex))
+    .then_some(id)
+}
+
+/// Cavalry Characteristics: may the cavalry ride through the adjacent enemy hex `to`
+/// (two movement points, and it must be able to ride on)?
+pub fn check_bypass(s: &Viktory, id: UnitId, to: Hex) -> Result<(), RuleError> {
+    let u = own_unit(s, id)?;
+    if !s.rules.cavalry_characteristics || u.kind != UnitKind::Cavalry {
+        return refuse(
+            "not_cavalry",
+            "Expansion",
+            "only cavalry ride through enemy hexes, with the Cavalry Characteristics",
+        );
+    }
+    check_mover(s, u)?;
+    if u.hex.distance(to) != 1
+        || !crate::rules::fog::known_terrain(s, u.owner, to).is_some_and(Terrain::is_land)
+        || !subjugation::hostile_hex(s, to, u.owner)
+    {
+        return refuse(
+            "bypass",
+            "Expansion",
+            format!("{to} is not an adjacent enemy land hex"),
+        );
+    }
+    let through = Unit {
+        hex: to,
+        mp: u.mp.saturating_sub(2),
+        ..u.clone()
+    };
+    let onward = through.mp > 0
+        && to.neighbors().into_iter().any(|n| {
+            n != u.hex
+                && !subjugation::hostile_hex(s, n, u.owner)
+                && check_step(s, &through, n).is_ok()
+        });
+    if !onward {
+        return refuse(
+            "bypass",
+            "Expansion",
+            format!("the cavalry needs two points to ride through {to} and one to ride on"),
+        );
+    }
+    Ok(())
+}
+
+/// Rides through: two movement points, no battle, no stop.
+pub fn apply_bypass(s: &mut Viktory, id: UnitId, to: Hex, ev: &mut Vec<Event>) {
+    switch_to(s, id, ev);
+    let from = s.unit(id).expect("checked").hex;
+    let u = s.unit_mut(id);
+    u.hex = to;
+    u.mp = u.mp.saturating_sub(2);
+    s.refresh_occupancy();
+    ev.push(Event::Moved {
+        unit: id,
+        from,
+        to,
+        road: false,
+    });
+    exploration::unit_entered(s, to, ev);
 }
 
 /// Whether `seat` may pass freely through slow terrain at `hex` (9.12, R-10): its own
@@ -108,6 +191,7 @@ fn road_hex(s: &Viktory, seat: Seat, hex: Hex) -> bool {
     s.terrain(hex)
         .is_some_and(|t| t.is_land() || s.rules.road_ferries)
         && !subjugation::hostile_units_at(s, hex, seat)
+        && !crate::rules::pillage::pillaged(s, hex)
 }
 
 /// Rule 9.13, R-11: a road runs from `from` to `to` (2 or 3 land hexes apart, some
@@ -297,7 +381,16 @@ fn can_leave(s: &Viktory, u: &Unit) -> bool {
 /// terrain entered by land but not along a road (9.12).
 pub fn move_ends_at(s: &Viktory, u: &Unit, to: Hex) -> bool {
     subjugation::hostile_hex(s, to, u.owner)
-        || (u.kind.is_land() && u.hex.distance(to) == 1 && stops_in(s, u.owner, u.kind, to))
+        || (u.kind.is_land()
+            && u.hex.distance(to) == 1
+            && stops_in(s, u.owner, u.kind, to)
+            && !rides_through_slow(s, u))
+}
+
+/// Cavalry Characteristics: a cavalry with two points left pays one more to go through
+/// slow terrain instead of stopping there.
+fn rides_through_slow(s: &Viktory, u: &Unit) -> bool {
+    s.rules.cavalry_characteristics && u.kind == UnitKind::Cavalry && u.mp >= 2
 }
 
 /// Moves the unit (cargo with it), reveals around the new hex, and ends its move where
@@ -320,7 +413,9 @@ fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>
     };
     let road = kind.is_land() && from.distance(to) > 1;
     let enemy = attack || subjugation::hostile_hex(s, to, seat);
-    let stop = kind.is_land() && !road && stops_in(s, seat, kind, to);
+    let slow = kind.is_land() && !road && stops_in(s, seat, kind, to);
+    let ride_on = slow && s.unit(id).is_some_and(|u| rides_through_slow(s, u));
+    let stop = slow && !ride_on;
     for u in s
         .units
         .iter_mut()
@@ -330,7 +425,7 @@ fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>
     }
     s.refresh_occupancy();
     let u = s.unit_mut(id);
-    u.mp -= 1;
+    u.mp -= 1 + u8::from(ride_on);
     ev.push(Event::Moved {
         unit: id,
         from,

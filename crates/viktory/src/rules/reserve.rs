@@ -39,6 +39,7 @@ pub fn put_on_map(
         loads: 0,
         drop: None,
         boarded: false,
+        pillages: 0,
     });
     s.refresh_occupancy();
     ev.push(Event::UnitPlaced {
@@ -211,6 +212,13 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
             "capital_lost",
             "14.0",
             format!("without your capital, your {kind} stays in reserve"),
+        );
+    }
+    if crate::rules::pillage::next_to_pillage(s, town) {
+        return refuse(
+            "pillaged",
+            "Expansion",
+            format!("a pillaged hex is next to {town}"),
         );
     }
     if s.rules.adjacent_enemy_restriction && enemy_adjacent(s, seat, town) {

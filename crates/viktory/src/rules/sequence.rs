@@ -302,6 +302,7 @@ pub fn start_turn(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
         u.attacked = false;
         u.transported = false;
         u.boarded = false;
+        u.pillages = 0;
         u.entered_from = None;
         u.drop = None;
         u.loads = cargo_counts
@@ -324,6 +325,7 @@ pub fn start_turn(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
     t.placed.clear();
     t.placement_battles.clear();
     t.frigate_bombards.clear();
+    t.repairs.clear();
     t.doomsday_rolled = false;
     t.can_build = false;
     t.build_actions_used = 0;

@@ -120,6 +120,7 @@ impl Pos {
             loads: 0,
             drop: None,
             boarded: false,
+            pillages: 0,
         });
         self
     }
