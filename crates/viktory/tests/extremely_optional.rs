@@ -783,3 +783,96 @@ fn expansion_cavalry_through_slow_terrain() {
     act(&mut s, mv(1, 2, 0));
     assert_eq!(s.unit(id(1)).unwrap().mp, 0);
 }
+
+/// The rulebook's sample battle sequence, with the extremely optional rules: three
+/// frigates bombard the yellow Metropolis (three dice); yellow's three artillery fire
+/// Overwatch (two in the Metropolis, one in the adjacent mountain a red cavalry rode
+/// through); red's three artillery fire before the battle; red rolls eight dice (four
+/// unit types counting the bombarding frigates, four extra hex sides); yellow rolls
+/// eight (four unit types counting its adjacent frigate, one for two or more units,
+/// three for the Metropolis).
+#[test]
+fn expansion_sample_battle_sequence() {
+    use UnitKind::{Artillery, Cavalry, Frigate, Infantry};
+    let mut p = Pos::new(2, Stage::Move)
+        .rules(|r| {
+            r.metropolis = true;
+            r.battle_dice_factors = true;
+            r.artillery_characteristics = true;
+            r.cavalry_characteristics = true;
+        })
+        .terrain(h(1, -1), Terrain::Mountain)
+        .terrain(h(0, 1), Terrain::Water)
+        .terrain(h(-1, 1), Terrain::Water)
+        .town(h(-3, 0), 0, false, true)
+        .town(h(0, 0), 1, true, false)
+        .town(h(3, -3), 1, false, true);
+    p.setup.towns[1].town.metropolis = Some(Cavalry);
+    let yellow = [
+        (11, Infantry, h(0, 0)),
+        (12, Cavalry, h(0, 0)),
+        (13, Artillery, h(0, 0)),
+        (14, Artillery, h(0, 0)),
+        (15, Artillery, h(1, -1)),
+        (16, Frigate, h(0, 1)),
+    ];
+    let red = [
+        (1, Cavalry, h(2, -1)),
+        (2, Infantry, h(1, 0)),
+        (3, Cavalry, h(1, 0)),
+        (4, Infantry, h(0, -1)),
+        (5, Artillery, h(-1, 0)),
+        (6, Artillery, h(-1, 0)),
+        (7, Artillery, h(-1, 0)),
+        (8, Infantry, h(-1, 0)),
+        (21, Frigate, h(-1, 1)),
+        (22, Frigate, h(-1, 1)),
+        (23, Frigate, h(-1, 1)),
+    ];
+    for (id, kind, hex) in yellow {
+        p = p.unit(id, 1, kind, hex);
+    }
+    for (id, kind, hex) in red {
+        p = p.unit(id, 0, kind, hex);
+    }
+    let mut s = p.build();
+    let m = h(0, 0);
+    let count = |events: &[Event], p: DiePurpose| {
+        events
+            .iter()
+            .filter(|e| matches!(e, Event::DieRolled { purpose, .. } if *purpose == p))
+            .count()
+    };
+    // 1–2: three bombardments, all misses.
+    let mut bombard_dice = 0;
+    for f in [21, 22, 23] {
+        act(
+            &mut s,
+            Action::Bombard {
+                unit: viktory::UnitId(f),
+                target: m,
+            },
+        );
+        bombard_dice += count(&dice(&mut s, &[6]), DiePurpose::Bombard);
+    }
+    assert_eq!(bombard_dice, 3);
+    // The cavalry rides through the mountain, then everyone moves in.
+    act(
+        &mut s,
+        Action::Bypass {
+            unit: viktory::UnitId(1),
+            to: h(1, -1),
+        },
+    );
+    for id in [1, 2, 3, 4, 5, 6, 7, 8] {
+        act(&mut s, mv(id, 0, 0));
+    }
+    act(&mut s, Action::Fight { hex: m });
+    // 3–4: Overwatch; 5–6: pre-battle fire; 7: attack; 9: defence. All misses.
+    assert_eq!(count(&dice(&mut s, &[6; 3]), DiePurpose::Overwatch), 3);
+    assert_eq!(count(&dice(&mut s, &[6; 3]), DiePurpose::PreBattle), 3);
+    assert_eq!(count(&dice(&mut s, &[6; 8]), DiePurpose::Attack), 8);
+    assert_eq!(count(&dice(&mut s, &[6; 8]), DiePurpose::Defense), 8);
+    // 11: the attacker may retreat now.
+    assert!(s.legal_actions().contains(&Action::Continue));
+}
