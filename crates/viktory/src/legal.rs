@@ -333,14 +333,15 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 }
                 // Moves are checked here directly, the unit once and each destination
                 // with the same rule functions `check` uses (so the two agree).
-                if !u.done && u.mp > 0 && movement::check_mover(s, u).is_ok() {
+                if !u.done && (u.mp > 0 || u.road_run > 0) && movement::check_mover(s, u).is_ok() {
                     let land = u.kind.is_land();
                     let steps = u
                         .hex
                         .neighbors()
                         .into_iter()
                         .filter(|&to| match s.terrain(to) {
-                            Some(t) if land => t.is_land(),
+                            // Road/Ferry Network: land units cross ferries too.
+                            Some(t) if land => t.is_land() || s.rules.road_ferry_network,
                             Some(Terrain::Water) => true,
                             Some(_) => own_towns.contains(&to),
                             None => false,

@@ -247,6 +247,10 @@ pub struct Rules {
     /// to go through slow terrain or past enemy units, towns and cities, and pillage
     /// for free.
     pub cavalry_characteristics: bool,
+    /// Expansion, Road/Ferry Network: every town and city has roads and ferries in its
+    /// own and every adjacent hex; land units go up to three network hexes for one
+    /// movement point; a hex next to an enemy town is contested (H-35).
+    pub road_ferry_network: bool,
 }
 
 /// One-line descriptions of the options, for `presets`.
@@ -484,13 +488,14 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Expansion (extremely optional): cavalry move 4, pay 1 more to cross slow terrain or pass enemies, pillage for free.",
     ),
     (
+        "road_ferry_network",
+        "Expansion (extremely optional): roads and ferries around every town; three network hexes for one movement point.",
+    ),
+    (
         "quicker_game_setup",
         "Expansion: a face-up map; capitals, then rounds of building and a placement before the first turn.",
     ),
 ];
-
-/// Expansion rules not built yet, by the option name they will have: refused by name.
-const NOT_BUILT: &[(&str, &str)] = &[("road_ferry_network", "Road/Ferry Network")];
 
 /// The presets this crate implements now.
 pub(crate) const PRESETS: &[&str] = &["classic", "expansion", "online", "viktory1"];
@@ -582,6 +587,7 @@ impl Rules {
             artillery_characteristics: false,
             pillage: false,
             cavalry_characteristics: false,
+            road_ferry_network: false,
         }
     }
 
@@ -761,12 +767,6 @@ impl Rules {
                 problems.push(Problem::new(
                     "bad_option",
                     format!("{name:?} is not an option; give it as its own field"),
-                ));
-            } else if let Some((_, rule)) = NOT_BUILT.iter().find(|(n, _)| n == name) {
-                problems.push(Problem::with_rule(
-                    "not_implemented",
-                    "Expansion",
-                    format!("the {rule} rule ({name:?}) is not implemented yet"),
                 ));
             } else if json.get(name).is_none() {
                 problems.push(Problem::new(

@@ -712,7 +712,10 @@ impl Viktory {
                         format!("frigate {} cannot be cargo", u.id),
                     ));
                 }
-            } else if u.kind.is_land() && !terrain.is_land() {
+            } else if u.kind.is_land()
+                && !terrain.is_land()
+                && !(setup.rules.road_ferry_network && setup.turn.moving == Some(u.id))
+            {
                 p.push(Problem::with_rule(
                     "terrain",
                     "9.1",

@@ -109,6 +109,10 @@ pub struct Unit {
     /// Expansion, Cavalry Characteristics: free pillages made this turn.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub pillages: u8,
+    /// Expansion, Road/Ferry Network: network steps left in the movement point being
+    /// spent on the network.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub road_run: u8,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]

@@ -1,8 +1,9 @@
-//! The Expansion's extremely optional rules built so far, each on and off: the Building
-//! Phase Accelerator Enhancement, the Metropolis City Upgrade, the Battle Attacks dice
-//! factors, the Frigate Characteristics (with the rulebook's frigate example and
-//! amphibious landing), the Artillery Characteristics (with the Overwatch example), the
-//! Pillage Attack and the Cavalry Characteristics (with the Mountain City example).
+//! The Expansion's extremely optional rules, each on and off, with the rulebook's worked
+//! examples: the Building Phase Accelerator Enhancement, the Metropolis City Upgrade, the
+//! Battle Attacks dice factors, the Frigate Characteristics (the frigate example, the
+//! amphibious landing), the Artillery Characteristics (the Overwatch example), the
+//! Pillage Attack, the Cavalry Characteristics (the Mountain City example), the
+//! Road/Ferry Network (the road and ferry examples), and the sample battle sequence.
 
 mod common;
 
@@ -875,4 +876,72 @@ fn expansion_sample_battle_sequence() {
     assert_eq!(count(&dice(&mut s, &[6; 8]), DiePurpose::Defense), 8);
     // 11: the attacker may retreat now.
     assert!(s.legal_actions().contains(&Action::Continue));
+}
+
+/// Road/Ferry Network: three network hexes for one movement point (slow terrain on the
+/// network does not stop), then a full point to move into battle; the rulebook's
+/// "three hexes along the road, then a fourth hex to battle at the cost of its second
+/// MP". Without the option each hex costs a point.
+#[test]
+fn expansion_road_network_movement() {
+    let pos = |on: bool| {
+        Pos::new(2, Stage::Move)
+            .rules(|r| r.road_ferry_network = on)
+            .terrain(h(0, 0), Terrain::Mountain)
+            .town(h(-3, 0), 0, false, true)
+            .town(h(0, -1), 0, false, false)
+            .town(h(3, -3), 1, false, true)
+            .unit(1, 0, UnitKind::Infantry, h(-2, 0))
+            .unit(2, 1, UnitKind::Infantry, h(2, -1))
+            .build()
+    };
+    let mut s = pos(true);
+    let id = viktory::UnitId;
+    // (-1,0), (0,0) (a mountain) and (1,-1) are all next to own towns.
+    play(&mut s, &[mv(1, -1, 0), mv(1, 0, 0), mv(1, 1, -1)]);
+    assert_eq!(
+        s.unit(id(1)).unwrap().mp,
+        1,
+        "one point for three network hexes"
+    );
+    act(&mut s, mv(1, 2, -1));
+    assert_eq!(s.turn().pending_battles, vec![h(2, -1)]);
+    assert_eq!(s.unit(id(1)).unwrap().mp, 0);
+    // Without the network: the mountain stops it after two points.
+    let mut s = pos(false);
+    play(&mut s, &[mv(1, -1, 0), mv(1, 0, 0)]);
+    assert_eq!(s.unit(id(1)).unwrap().mp, 0);
+}
+
+/// Road/Ferry Network: a hex next to an enemy town is contested and no road for anyone,
+/// unless the player began his turn with a unit in it (the pathfinder); the rulebook's
+/// ferry example: a frigate that began the turn in the water hex between two enemy
+/// towns makes it a ferry for its player's land units, which may not stay on it.
+#[test]
+fn expansion_ferry_example() {
+    let pos = |frigate: bool| {
+        let mut p = Pos::new(2, Stage::Move)
+            .rules(|r| r.road_ferry_network = true)
+            .terrain(h(0, 0), Terrain::Water)
+            .terrain(h(0, 1), Terrain::Water)
+            .town(h(-3, 0), 0, false, true)
+            .town(h(-1, 0), 0, false, false)
+            .town(h(1, -1), 1, false, false)
+            .town(h(3, -3), 1, false, true)
+            .unit(1, 0, UnitKind::Infantry, h(-1, 1));
+        if frigate {
+            p = p.unit(2, 0, UnitKind::Frigate, h(0, 0));
+        }
+        p.build()
+    };
+    // (0,0) is next to seat 0's town at (-1,0) and seat 1's at (1,-1): contested.
+    assert_eq!(refused(&pos(false), mv(1, 0, 0)), ("water", "9.1"));
+    let mut s = pos(true);
+    // The frigate may even sail away: the ferry stays uncontested this turn.
+    act(&mut s, mv(2, 0, 1));
+    act(&mut s, mv(1, 0, 0));
+    assert_eq!(refused(&s, Action::EndPhase), ("on_ferry", "Expansion"));
+    act(&mut s, mv(1, 1, 0));
+    assert_eq!(s.unit(viktory::UnitId(1)).unwrap().hex, h(1, 0));
+    assert!(s.check(&Action::EndPhase).is_ok());
 }

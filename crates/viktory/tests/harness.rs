@@ -42,7 +42,8 @@ fn terrain(s: &Viktory) -> Result<(), String> {
         let t = s
             .terrain(u.hex)
             .ok_or_else(|| format!("unit {} on a face-down hex", u.id))?;
-        if u.kind.is_land() && u.aboard.is_none() && !t.is_land() {
+        let ferry = s.rules().road_ferry_network && s.turn().moving == Some(u.id);
+        if u.kind.is_land() && u.aboard.is_none() && !t.is_land() && !ferry {
             return Err(format!("land unit {} on water at {}", u.id, u.hex));
         }
         if u.kind == UnitKind::Frigate && t.is_land() && s.turn().moving != Some(u.id) {
@@ -741,6 +742,7 @@ fn expansion_with_extremely_optional_rules() {
         "artillery_characteristics": true,
         "pillage": true,
         "cavalry_characteristics": true,
+        "road_ferry_network": true,
         "victory": ["standard_conquest", "quicker_victory"],
     });
     playouts("expansion, extremely optional", 200, 3100, 7, None, |i| {
@@ -850,6 +852,7 @@ fn random_extremely_optional_play_reaches_every_rule() {
         "artillery_characteristics": true,
         "pillage": true,
         "cavalry_characteristics": true,
+        "road_ferry_network": true,
         "victory": ["quicker_victory"],
     });
     let seen = busy_play("expansion", &options, 100);

@@ -359,11 +359,3 @@ fn r3_board_too_small_for_the_players() {
     assert!(new_game("expansion", 8, r#"{"board_side": 9}"#).is_ok());
     assert!(new_game("classic", 2, r#"{"board_side": 4}"#).is_ok());
 }
-
-/// The Expansion rules not built yet are refused by name, not ignored.
-#[test]
-fn expansion_rules_not_built_are_refused_by_name() {
-    let err = new_game("expansion", 2, r#"{"pillage": true}"#).unwrap_err();
-    assert_eq!(err.0[0].code, "not_implemented");
-    assert!(err.0[0].message.contains("Pillage Attack"), "{err}");
-}

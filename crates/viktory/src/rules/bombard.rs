@@ -90,6 +90,7 @@ pub fn check(s: &Viktory, unit: UnitId, target: Hex) -> Result<(), RuleError> {
         }
     }
     movement::check_switch(s, unit)?;
+    movement::check_ashore(s, u)?;
     subjugation::check_may_attack(s, u.owner)?;
     if u.attacked {
         return refuse(

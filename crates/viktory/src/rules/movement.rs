@@ -29,6 +29,15 @@ pub fn check_port_clear(s: &Viktory) -> Result<(), RuleError> {
 /// which a frigate in port may not do (9.32), nor a unit passing through an Alliance
 /// hex (15.64).
 pub fn check_switch(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
+    if let Some(f) = on_ferry(s)
+        && f != unit
+    {
+        return refuse(
+            "on_ferry",
+            "Expansion",
+            format!("unit {f} is on a ferry and must go ashore first"),
+        );
+    }
     match (
         frigate_in_port(s),
         subjugation::unit_in_transit(s),
@@ -77,6 +86,73 @@ pub fn own_unit(s: &Viktory, id: UnitId) -> Result<&Unit, RuleError> {
         Some(_) => refuse("not_your_unit", "9.0", format!("unit {id} is not yours")),
         None => refuse("no_unit", "9.0", format!("there is no unit {id}")),
     }
+}
+
+/// Road/Ferry Network: whether `hex` carries a road or ferry that `seat` may use now: a
+/// town's own hex or one next to a town, explored, not pillaged, and not contested (next
+/// to an enemy town or city) unless one of the moving player's units began the turn in
+/// it (the pathfinder).
+pub fn network_hex(s: &Viktory, seat: Seat, hex: Hex) -> bool {
+    if !s.rules.road_ferry_network
+        || crate::rules::fog::known_terrain(s, seat, hex).is_none()
+        || crate::rules::pillage::pillaged(s, hex)
+    {
+        return false;
+    }
+    let around = || std::iter::once(hex).chain(hex.neighbors());
+    if !around().any(|h| s.town(h).is_some()) {
+        return false;
+    }
+    let contested = around().any(|h| {
+        s.town(h)
+            .is_some_and(|t| t.owner != seat && !subjugation::allied(s, seat, t.owner))
+    });
+    let pathfinder = seat == s.turn.active && s.turn.started_here.binary_search(&hex).is_ok();
+    !contested || pathfinder
+}
+
+/// Road/Ferry Network: a land unit's step from one usable network hex to the next
+/// (never into a battle).
+fn road_step(s: &Viktory, u: &Unit, to: Hex) -> bool {
+    u.kind.is_land()
+        && u.hex.distance(to) == 1
+        && network_hex(s, u.owner, u.hex)
+        && network_hex(s, u.owner, to)
+        && !subjugation::hostile_hex(s, to, u.owner)
+}
+
+/// Movement a unit has after a road step (network steps left, or points).
+fn road_left(u: &Unit) -> u8 {
+    if u.road_run > 0 {
+        (u.road_run - 1) + u.mp
+    } else {
+        (2 + u.mp).saturating_sub(1)
+    }
+}
+
+/// Road/Ferry Network: a land unit on a ferry only moves on (it may not end its move on
+/// the water, so it bombards, pillages or boards nothing from there).
+pub fn check_ashore(s: &Viktory, u: &Unit) -> Result<(), RuleError> {
+    if u.kind.is_land() && u.aboard.is_none() && s.terrain(u.hex).is_some_and(|t| !t.is_land()) {
+        return refuse(
+            "on_ferry",
+            "Expansion",
+            format!("unit {} is on a ferry and must go ashore first", u.id),
+        );
+    }
+    Ok(())
+}
+
+/// Road/Ferry Network: the moving land unit is on a ferry (water) and must go ashore
+/// before anything else.
+pub fn on_ferry(s: &Viktory) -> Option<UnitId> {
+    if !s.rules.road_ferry_network {
+        return None;
+    }
+    let id = s.turn.moving?;
+    let u = s.unit(id)?;
+    (u.kind.is_land() && u.aboard.is_none() && s.terrain(u.hex).is_some_and(|t| !t.is_land()))
+        .then_some(id)
 }
 
 /// Cavalry Characteristics: the moving cavalry stands in an enemy hex it is riding
@@ -197,7 +273,9 @@ fn road_hex(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 /// Rule 9.13, R-11: a road runs from `from` to `to` (2 or 3 land hexes apart, some
 /// path through land free of enemy units).
 pub fn road_between(s: &Viktory, seat: Seat, from: Hex, to: Hex) -> bool {
+    // With the Road/Ferry Network the network replaces 9.13's road moves.
     if !s.rules.roads
+        || s.rules.road_ferry_network
         || !land_road_end(s, seat, from)
         || !land_road_end(s, seat, to)
         || subjugation::hostile_units_at(s, to, seat)
@@ -254,7 +332,7 @@ pub fn check_mover(s: &Viktory, u: &Unit) -> Result<(), RuleError> {
             format!("unit {id} has attacked this turn and can move no further"),
         );
     }
-    if u.done || u.mp == 0 {
+    if u.done || (u.mp == 0 && u.road_run == 0) {
         return refuse(
             "no_movement",
             "9.0",
@@ -286,7 +364,15 @@ pub fn check_step(s: &Viktory, u: &Unit, to: Hex) -> Result<(), RuleError> {
                 format!("{to} is neither adjacent nor along a road from {}", u.hex),
             );
         }
-        if !terrain.is_land() {
+        if u.mp == 0 && !road_step(s, u, to) {
+            return refuse(
+                "no_movement",
+                "9.0",
+                format!("unit {} has only network steps left", u.id),
+            );
+        }
+        let ferry = road_step(s, u, to) && road_left(u) > 0;
+        if !(terrain.is_land() || ferry) {
             return refuse(
                 "water",
                 "9.1",
@@ -384,7 +470,8 @@ pub fn move_ends_at(s: &Viktory, u: &Unit, to: Hex) -> bool {
         || (u.kind.is_land()
             && u.hex.distance(to) == 1
             && stops_in(s, u.owner, u.kind, to)
-            && !rides_through_slow(s, u))
+            && !rides_through_slow(s, u)
+            && !network_hex(s, u.owner, to))
 }
 
 /// Cavalry Characteristics: a cavalry with two points left pays one more to go through
@@ -413,7 +500,9 @@ fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>
     };
     let road = kind.is_land() && from.distance(to) > 1;
     let enemy = attack || subjugation::hostile_hex(s, to, seat);
-    let slow = kind.is_land() && !road && stops_in(s, seat, kind, to);
+    let on_road = !attack && s.unit(id).is_some_and(|u| road_step(s, u, to));
+    // Road/Ferry Network: the network's roads ignore slow terrain.
+    let slow = kind.is_land() && !road && stops_in(s, seat, kind, to) && !network_hex(s, seat, to);
     let ride_on = slow && s.unit(id).is_some_and(|u| rides_through_slow(s, u));
     let stop = slow && !ride_on;
     for u in s
@@ -425,7 +514,16 @@ fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>
     }
     s.refresh_occupancy();
     let u = s.unit_mut(id);
-    u.mp -= 1 + u8::from(ride_on);
+    if on_road && u.road_run > 0 {
+        // Road/Ferry Network: up to three network hexes for one point.
+        u.road_run -= 1;
+    } else if on_road {
+        u.mp -= 1;
+        u.road_run = 2;
+    } else {
+        u.mp -= 1 + u8::from(ride_on);
+        u.road_run = 0;
+    }
     ev.push(Event::Moved {
         unit: id,
         from,

@@ -84,6 +84,7 @@ pub fn check_embark(s: &Viktory, unit: UnitId, frigate: UnitId) -> Result<(), Ru
     if u.is_cargo() {
         return refuse("cargo", "9.4", format!("unit {unit} is already aboard"));
     }
+    movement::check_ashore(s, u)?;
     movement::check_switch(s, frigate)?;
     if s.rules.frigate_characteristics {
         check_transfer_cost(s, frigate, unit)?;

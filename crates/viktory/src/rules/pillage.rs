@@ -42,6 +42,7 @@ fn reach_ok(s: &Viktory, unit: UnitId, hex: Hex) -> Result<(), RuleError> {
     if u.is_cargo() {
         return refuse("cargo", "9.43", format!("unit {unit} is aboard a frigate"));
     }
+    movement::check_ashore(s, u)?;
     let ok = if u.kind == UnitKind::Frigate {
         u.hex.distance(hex) == 1 && s.terrain(u.hex).is_some_and(|t| !t.is_land())
     } else {

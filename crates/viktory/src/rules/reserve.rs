@@ -40,6 +40,7 @@ pub fn put_on_map(
         drop: None,
         boarded: false,
         pillages: 0,
+        road_run: 0,
     });
     s.refresh_occupancy();
     ev.push(Event::UnitPlaced {

@@ -280,6 +280,7 @@ pub fn end_turn(s: &mut Viktory, ev: &mut Vec<Event>) {
 
 /// Starts `seat`'s player turn: fresh movement for its units, an empty turn record.
 pub fn start_turn(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
+    let network = s.rules.road_ferry_network;
     let allowance = |k| s.rules.allowance(k);
     let allow: Vec<u8> = UnitKind::ALL.iter().map(|&k| allowance(k)).collect();
     let mut started_here = Vec::new();
@@ -303,13 +304,16 @@ pub fn start_turn(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
         u.transported = false;
         u.boarded = false;
         u.pillages = 0;
+        u.road_run = 0;
         u.entered_from = None;
         u.drop = None;
         u.loads = cargo_counts
             .iter()
             .find(|(id, _)| *id == u.id)
             .map_or(0, |(_, c)| *c);
-        if mine && u.kind.is_land() && u.aboard.is_none() {
+        // Road/Ferry Network: the "pathfinder" counts frigates too.
+        let pathfinder = u.kind.is_land() || network;
+        if mine && pathfinder && u.aboard.is_none() {
             started_here.push(u.hex);
         }
     }

@@ -121,6 +121,7 @@ impl Pos {
             drop: None,
             boarded: false,
             pillages: 0,
+            road_run: 0,
         });
         self
     }
@@ -184,7 +185,8 @@ impl Pos {
                 u.mp = rules.allowance(u.kind);
                 u.done = false;
                 u.loads = cargo.iter().find(|(id, _)| *id == u.id).map_or(0, |c| c.1);
-                if u.kind.is_land() && u.aboard.is_none() {
+                // As `start_turn`: frigates count as pathfinders on the Road/Ferry Network.
+                if (u.kind.is_land() || rules.road_ferry_network) && u.aboard.is_none() {
                     started.push(u.hex);
                 }
             }
