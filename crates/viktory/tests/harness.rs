@@ -729,11 +729,11 @@ fn classic_with_subjugation() {
     }
 }
 
-/// The extremely optional Expansion rules built so far, on the Expansion preset.
-#[test]
-fn expansion_with_extremely_optional_rules() {
+/// Every extremely optional Expansion rule on, on the Expansion preset: 1,000 playouts
+/// over 2 to 8 players.
+fn run_extremely_optional(players: u8, count: usize, max_turns: u16, deep_every: usize) {
     let options = serde_json::json!({
-        "max_turns": 15,
+        "max_turns": max_turns,
         "accelerator_enhancement": true,
         "metropolis": true,
         "metropolis_capital": true,
@@ -745,9 +745,34 @@ fn expansion_with_extremely_optional_rules() {
         "road_ferry_network": true,
         "victory": ["standard_conquest", "quicker_victory"],
     });
-    playouts("expansion, extremely optional", 200, 3100, 7, None, |i| {
-        new_game("expansion", 2 + (i % 4) as u8, &options)
-    });
+    playouts(
+        &format!("expansion, every extremely optional rule, {players} players"),
+        count,
+        3100 + u64::from(players),
+        deep_every,
+        None,
+        |_| new_game("expansion", players, &options),
+    );
+}
+
+#[test]
+fn extremely_optional_2_players() {
+    run_extremely_optional(2, 300, 15, 9);
+}
+
+#[test]
+fn extremely_optional_4_players() {
+    run_extremely_optional(4, 300, 10, 13);
+}
+
+#[test]
+fn extremely_optional_6_players() {
+    run_extremely_optional(6, 200, 8, 17);
+}
+
+#[test]
+fn extremely_optional_8_players() {
+    run_extremely_optional(8, 200, 6, 19);
 }
 
 /// Expansion, Optional Quicker Game Setup, on classic and Expansion-style rules.

@@ -121,13 +121,25 @@ fn road_step(s: &Viktory, u: &Unit, to: Hex) -> bool {
         && !subjugation::hostile_hex(s, to, u.owner)
 }
 
-/// Movement a unit has after a road step (network steps left, or points).
-fn road_left(u: &Unit) -> u8 {
-    if u.road_run > 0 {
-        (u.road_run - 1) + u.mp
+/// Road/Ferry Network: whether a land unit taking the road step onto the ferry `to`
+/// can step ashore from there with the movement it will have left.
+fn can_go_ashore(s: &Viktory, u: &Unit, to: Hex) -> bool {
+    let (mp, road_run) = if u.road_run > 0 {
+        (u.mp, u.road_run - 1)
     } else {
-        (2 + u.mp).saturating_sub(1)
-    }
+        (u.mp.saturating_sub(1), 2)
+    };
+    let afloat = Unit {
+        hex: to,
+        mp,
+        road_run,
+        ..u.clone()
+    };
+    (mp > 0 || road_run > 0)
+        && to.neighbors().into_iter().any(|n| {
+            crate::rules::fog::known_terrain(s, u.owner, n).is_some_and(Terrain::is_land)
+                && check_step(s, &afloat, n).is_ok()
+        })
 }
 
 /// Road/Ferry Network: a land unit on a ferry only moves on (it may not end its move on
@@ -371,7 +383,7 @@ pub fn check_step(s: &Viktory, u: &Unit, to: Hex) -> Result<(), RuleError> {
                 format!("unit {} has only network steps left", u.id),
             );
         }
-        let ferry = road_step(s, u, to) && road_left(u) > 0;
+        let ferry = road_step(s, u, to) && can_go_ashore(s, u, to);
         if !(terrain.is_land() || ferry) {
             return refuse(
                 "water",
