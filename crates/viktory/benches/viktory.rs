@@ -113,15 +113,24 @@ fn thousands(x: f64) -> String {
 
 /// A classic game for `players` with the 30-turn cap, before the first player is drawn.
 fn classic(players: u8) -> Viktory {
+    game("classic", players, &[])
+}
+
+/// A game of `preset` for `players` with the 30-turn cap and boolean options switched
+/// on, before the first player is drawn.
+fn game(preset: &str, players: u8, on: &[&str]) -> Viktory {
     let mut options = serde_json::Map::new();
     options.insert("max_turns".into(), 30.into());
+    for &name in on {
+        options.insert(name.into(), true.into());
+    }
     let request = NewGame {
-        preset: Some("classic".into()),
+        preset: Some(preset.into()),
         players: Some(players),
         options,
     };
-    let setup = Viktory::new_setup(&request).expect("classic preset");
-    Viktory::from_setup(&setup).expect("classic setup is valid")
+    let setup = Viktory::new_setup(&request).expect("preset");
+    Viktory::from_setup(&setup).expect("setup is valid")
 }
 
 /// What one playout did.
@@ -169,7 +178,16 @@ fn playout(start: &Viktory, seed: u64) -> (Played, Viktory) {
 }
 
 fn bench_playouts(plan: Plan, players: u8) {
-    let start = classic(players);
+    bench_playouts_of(
+        plan,
+        &format!("playout/{players}p"),
+        "classic",
+        &classic(players),
+    );
+}
+
+fn bench_playouts_of(plan: Plan, name: &str, what: &str, start: &Viktory) {
+    let start = start.clone();
     // The games themselves, once, for their shape.
     let mut total = Played::default();
     let mut turns = 0u64;
@@ -187,7 +205,7 @@ fn bench_playouts(plan: Plan, players: u8) {
     let games = SEEDS.end - SEEDS.start;
     let decisions = total.actions - total.chance;
     println!(
-        "playout/{players}p: classic, max_turns 30, seeds {}..{}: {} actions per game \
+        "{name}: {what}, max_turns 30, seeds {}..{}: {} actions per game \
          ({:.0}% chance), {:.1} game turns per game, {:.1} legal actions per decision",
         SEEDS.start,
         SEEDS.end,
@@ -207,7 +225,7 @@ fn bench_playouts(plan: Plan, players: u8) {
     });
     let m = median(&runs);
     println!(
-        "playout/{players}p: {} actions/s, {:.1} games/s, {:.0} ns/action \
+        "{name}: {} actions/s, {:.1} games/s, {:.0} ns/action \
          (median of {} runs of ≥{:?}; actions/s min–max {})",
         thousands(m.per_second()),
         m.extra as f64 / m.elapsed.as_secs_f64(),
@@ -404,6 +422,34 @@ fn main() {
     }
     if wanted("playout/4p") {
         bench_playouts(plan, 4);
+    }
+    if wanted("playout/4p-online-fog") {
+        let start = game("online", 4, &["dark", "independent_exploration"]);
+        bench_playouts_of(
+            plan,
+            "playout/4p-online-fog",
+            "online, dark, independent exploration",
+            &start,
+        );
+    }
+    if wanted("playout/4p-extremely-optional") {
+        let every = [
+            "accelerator_enhancement",
+            "metropolis",
+            "battle_dice_factors",
+            "frigate_characteristics",
+            "artillery_characteristics",
+            "pillage",
+            "cavalry_characteristics",
+            "road_ferry_network",
+        ];
+        let start = game("expansion", 4, &every);
+        bench_playouts_of(
+            plan,
+            "playout/4p-extremely-optional",
+            "expansion, every extremely optional rule",
+            &start,
+        );
     }
     if wanted("legal/mid-game") {
         bench_legal(plan);

@@ -3,7 +3,7 @@
 use crate::action::Action;
 use crate::event::Event;
 use crate::rules::{
-    battle, bombard, building, capital, casualties, customization, exploration, fog, metropolis,
+    battle, bombard, building, capital, casualties, customization, exploration, metropolis,
     movement, naval, opening, pillage, quick_setup, reserve, sequence, subjugation, victory,
 };
 use crate::state::{Stage, Viktory};
@@ -76,7 +76,7 @@ pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
             _ => {}
         },
     }
+    // `advance` refreshes the fog before each of its steps, the last included.
     sequence::advance(s, &mut ev);
-    fog::refresh(s);
     ev
 }
