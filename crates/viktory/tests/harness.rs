@@ -252,40 +252,7 @@ fn classic_6_players() {
 /// each event type occurs in the playouts (so the invariants were tested there).
 #[test]
 fn random_play_reaches_every_rule() {
-    use std::collections::BTreeMap;
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    for seed in 0..120u64 {
-        let players = 2 + (seed % 3) as u8;
-        let mut s = game(players, 60);
-        let mut rng = engine::GameRng::from_u64(seed);
-        let mut steps = 0;
-        while !s.to_move().is_over() && steps < 100_000 {
-            let action = if s.to_move() == engine::ToMove::Chance {
-                s.sample_chance(&mut rng)
-            } else {
-                let legal = s.legal_actions();
-                // Prefer actions other than ending the phase, so armies meet.
-                let busy: Vec<_> = legal
-                    .iter()
-                    .filter(|a| !matches!(a, viktory::Action::EndPhase))
-                    .collect();
-                let pool = if busy.is_empty() || rng.below(10) == 0 {
-                    legal.iter().collect()
-                } else {
-                    busy
-                };
-                *pool[rng.below(pool.len() as u32) as usize]
-            };
-            for e in s.apply(action).unwrap() {
-                let name = serde_json::to_value(&e).unwrap()["type"]
-                    .as_str()
-                    .unwrap()
-                    .to_owned();
-                *seen.entry(name).or_default() += 1;
-            }
-            steps += 1;
-        }
-    }
+    let seen = busy_play("classic", &serde_json::json!({ "max_turns": 60 }), 120);
     eprintln!("{seen:#?}");
     for name in [
         "first_player",

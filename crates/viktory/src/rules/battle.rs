@@ -404,14 +404,8 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
             true
         }
         BattleStep::OverwatchCasualties => {
-            if let Some(choice) = casualties::pending(s) {
-                return match casualties::automatic(s, &choice) {
-                    Some(unit) => {
-                        casualties::choose(s, unit, ev);
-                        true
-                    }
-                    None => false,
-                };
+            if let Some(progressed) = choose_casualties(s, ev) {
+                return progressed;
             }
             remove_marked(s, ev);
             after_overwatch(s, ev);
@@ -459,14 +453,8 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
             true
         }
         BattleStep::PreBattleCasualties | BattleStep::Casualties => {
-            if let Some(choice) = casualties::pending(s) {
-                return match casualties::automatic(s, &choice) {
-                    Some(unit) => {
-                        casualties::choose(s, unit, ev);
-                        true
-                    }
-                    None => false,
-                };
+            if let Some(progressed) = choose_casualties(s, ev) {
+                return progressed;
             }
             remove_marked(s, ev);
             after_casualties(s, b.step == BattleStep::PreBattleCasualties, ev);
@@ -482,6 +470,19 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
             }
         }
     }
+}
+
+/// A casualty still to be chosen: made when it makes itself (`Some(true)`), else left to
+/// its chooser (`Some(false)`); `None` when every casualty is chosen.
+fn choose_casualties(s: &mut Viktory, ev: &mut Vec<Event>) -> Option<bool> {
+    let choice = casualties::pending(s)?;
+    Some(match casualties::automatic(s, &choice) {
+        Some(unit) => {
+            casualties::choose(s, unit, ev);
+            true
+        }
+        None => false,
+    })
 }
 
 /// Rule 12.3 step 2, "Remove Casualties": both sides' casualties go to the reserves
@@ -593,7 +594,8 @@ fn retreat_ok(s: &Viktory, b: &Battle, unit: &crate::unit::Unit, to: Hex) -> Res
     }
 }
 
-fn frigate_with_room(s: &Viktory, seat: Seat, hex: Hex) -> Option<UnitId> {
+/// An own frigate at `hex` with room for one more land unit (9.41).
+pub(crate) fn frigate_with_room(s: &Viktory, seat: Seat, hex: Hex) -> Option<UnitId> {
     s.units
         .iter()
         .find(|f| {

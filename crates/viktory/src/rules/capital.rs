@@ -31,9 +31,8 @@ pub fn capture(s: &mut Viktory, hex: Hex, winner: Seat, loser: Seat, ev: &mut Ve
         *s.players[winner.index()].reserve.get_mut(kind) += 1;
         ev.push(Event::UnitGained { seat: winner, kind });
     }
-    if town.city && !s.doomsday && s.rules.victory.contains(&Victory::DoomsdayClock) {
-        s.doomsday = true;
-        ev.push(Event::DoomsdayStarted);
+    if town.city {
+        start_doomsday(s, ev);
     }
     s.capture = Some(Capture {
         hex,
@@ -42,6 +41,14 @@ pub fn capture(s: &mut Viktory, hex: Hex, winner: Seat, loser: Seat, ev: &mut Ve
         extra: town.metropolis.filter(|_| town.city),
         relocation: false,
     });
+}
+
+/// Rule 5.5: the first city captured starts the doomsday clock.
+pub(crate) fn start_doomsday(s: &mut Viktory, ev: &mut Vec<Event>) {
+    if !s.doomsday && s.rules.victory.contains(&Victory::DoomsdayClock) {
+        s.doomsday = true;
+        ev.push(Event::DoomsdayStarted);
+    }
 }
 
 /// The ways the loser can give up the first owed unit: from the reserve, or any of his

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
-use crate::rules::{Victory, battle, exploration, fog, naval, reserve, victory};
+use crate::rules::{battle, exploration, fog, reserve, victory};
 use crate::state::Viktory;
 use crate::unit::{UnitId, UnitKind};
 
@@ -223,11 +223,9 @@ pub fn subjugate(s: &mut Viktory, hex: Hex, ruler: Seat, vassal: Seat, ev: &mut 
     v.reorganizing = true;
     v.subjugated = 0;
     s.players[ruler.index()].subjugated |= bit(vassal);
-    let city = s.town(hex).is_some_and(|t| t.city);
-    if city && !s.doomsday && s.rules.victory.contains(&Victory::DoomsdayClock) {
+    if s.town(hex).is_some_and(|t| t.city) {
         // 5.5 counts the city as captured, though it is handed back.
-        s.doomsday = true;
-        ev.push(Event::DoomsdayStarted);
+        crate::rules::capital::start_doomsday(s, ev);
     }
     s.handover = Some(Handover {
         hex,
@@ -253,24 +251,12 @@ pub fn evacuation_hexes(s: &Viktory, unit: UnitId) -> Vec<Hex> {
         .into_iter()
         .filter(|&n| match fog::known_terrain(s, h.ruler, n) {
             Some(t) if t.is_land() => true,
-            Some(Terrain::Water) => frigate_with_room(s, h.ruler, n).is_some(),
+            Some(Terrain::Water) => battle::frigate_with_room(s, h.ruler, n).is_some(),
             _ => false,
         })
         .collect();
     v.sort();
     v
-}
-
-fn frigate_with_room(s: &Viktory, seat: Seat, hex: Hex) -> Option<UnitId> {
-    s.units
-        .iter()
-        .find(|f| {
-            f.hex == hex
-                && f.owner == seat
-                && f.kind == UnitKind::Frigate
-                && naval::has_room(s, f.id)
-        })
-        .map(|f| f.id)
 }
 
 /// Checks an evacuation move.
@@ -292,7 +278,7 @@ pub fn apply_evacuate(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Event
     let Some(h) = s.handover.clone() else { return };
     let water = s.terrain(to).is_some_and(|t| !t.is_land());
     let frigate = if water {
-        frigate_with_room(s, h.ruler, to)
+        battle::frigate_with_room(s, h.ruler, to)
     } else {
         None
     };
