@@ -14,18 +14,7 @@ use viktory::state::Stage;
 use viktory::{Action, Event, Suppression, UnitId, UnitKind, Viktory};
 
 fn defence_dice(events: &[Event]) -> usize {
-    events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e,
-                Event::DieRolled {
-                    purpose: DiePurpose::Defense,
-                    ..
-                }
-            )
-        })
-        .count()
+    dice_rolled(events, DiePurpose::Defense)
 }
 
 /// Turn Sequence Reordered: movement and combat, then building, then placement.

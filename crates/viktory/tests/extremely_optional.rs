@@ -248,20 +248,7 @@ fn expansion_battle_dice_factors_amphibious_example() {
             .cargo(6, 0, UnitKind::Artillery, 5)
             .build()
     };
-    let attack_dice = |events: &[Event]| {
-        events
-            .iter()
-            .filter(|e| {
-                matches!(
-                    e,
-                    Event::DieRolled {
-                        purpose: DiePurpose::Attack,
-                        ..
-                    }
-                )
-            })
-            .count()
-    };
+    let attack_dice = |events: &[Event]| dice_rolled(events, DiePurpose::Attack);
     let land = |s: &mut Viktory, bombard: bool| {
         if bombard {
             act(
@@ -838,12 +825,7 @@ fn expansion_sample_battle_sequence() {
     }
     let mut s = p.build();
     let m = h(0, 0);
-    let count = |events: &[Event], p: DiePurpose| {
-        events
-            .iter()
-            .filter(|e| matches!(e, Event::DieRolled { purpose, .. } if *purpose == p))
-            .count()
-    };
+    let count = dice_rolled;
     // 1–2: three bombardments, all misses.
     let mut bombard_dice = 0;
     for f in [21, 22, 23] {

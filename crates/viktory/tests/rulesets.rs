@@ -31,18 +31,7 @@ fn new_game(preset: &str, players: u8, options: &str) -> Result<Viktory, engine:
 }
 
 fn defence_dice(events: &[Event]) -> usize {
-    events
-        .iter()
-        .filter(|e| {
-            matches!(
-                e,
-                Event::DieRolled {
-                    purpose: DiePurpose::Defense,
-                    ..
-                }
-            )
-        })
-        .count()
+    dice_rolled(events, DiePurpose::Defense)
 }
 
 /// the original VIKTORY is for 2 to 4 players; classic for 2 to 6.

@@ -256,3 +256,11 @@ pub fn ids_at(s: &Viktory, hex: Hex) -> Vec<u16> {
 pub fn seat_to_move(s: &Viktory) -> Option<u8> {
     s.to_move().seat().map(|x| x.0)
 }
+
+/// How many dice were rolled for `purpose` in `events`.
+pub fn dice_rolled(events: &[Event], purpose: viktory::event::DiePurpose) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e, Event::DieRolled { purpose: p, .. } if *p == purpose))
+        .count()
+}
