@@ -34,14 +34,163 @@ enum Command {
         /// The record file (JSON), with its seed revealed.
         file: PathBuf,
     },
-    /// Run the game server and web client.
-    Serve,
+    /// Run the game server and web client (see docs/server.md).
+    Serve(Box<ServeArgs>),
     /// Run bot tournaments.
     Simulate,
     /// Print exact battle odds.
     Odds,
     /// Check or render an A Victory Lost scenario file.
     Scenario,
+}
+
+/// `hexwar serve`: every flag can also be set by its environment variable.
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "HEXWAR_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: std::net::SocketAddr,
+    /// The game database: `sqlite://FILE` (created if missing) or `postgres://...`
+    #[arg(long, env = "HEXWAR_DATABASE", default_value = "sqlite://hexwar.db")]
+    database: String,
+    /// Folder of the web client (default: ./web, else the one in the source tree).
+    #[arg(long, env = "HEXWAR_WEB")]
+    web: Option<PathBuf>,
+    /// The address players use to reach this server, for invite links
+    /// (default: http:// and the listen address).
+    #[arg(long, env = "HEXWAR_PUBLIC_URL")]
+    public_url: Option<String>,
+    /// Largest request body accepted, in bytes.
+    #[arg(long, env = "HEXWAR_MAX_BODY", default_value_t = 64 * 1024)]
+    max_body: usize,
+    /// Requests per second allowed from one address on average (0: no limit).
+    #[arg(long, env = "HEXWAR_RATE", default_value_t = 50)]
+    rate: u32,
+    /// Requests one address may send in a burst.
+    #[arg(long, env = "HEXWAR_BURST", default_value_t = 200)]
+    burst: u32,
+    /// Longest a bot may think about one decision, in milliseconds.
+    #[arg(long, env = "HEXWAR_BOT_BUDGET_MS", default_value_t = 2000)]
+    bot_budget_ms: u64,
+    /// Pause before each bot decision, in milliseconds, so people can follow.
+    #[arg(long, env = "HEXWAR_BOT_DELAY_MS", default_value_t = 0)]
+    bot_delay_ms: u64,
+    /// SMTP server for "your move" e-mails (none: e-mail is off).
+    #[arg(long, env = "HEXWAR_SMTP_HOST")]
+    smtp_host: Option<String>,
+    /// SMTP port.
+    #[arg(long, env = "HEXWAR_SMTP_PORT", default_value_t = 587)]
+    smtp_port: u16,
+    /// SMTP user name.
+    #[arg(long, env = "HEXWAR_SMTP_USER")]
+    smtp_user: Option<String>,
+    /// SMTP password (prefer the environment variable).
+    #[arg(long, env = "HEXWAR_SMTP_PASSWORD", hide_env_values = true)]
+    smtp_password: Option<String>,
+    /// The From address of e-mails.
+    #[arg(long, env = "HEXWAR_SMTP_FROM", default_value = "hexwar@localhost")]
+    smtp_from: String,
+    /// Talk to the SMTP server without TLS (a local relay only).
+    #[arg(long, env = "HEXWAR_SMTP_PLAIN")]
+    smtp_plain: bool,
+    /// Write logs as JSON lines (filter with `RUST_LOG`, default info).
+    #[arg(long, env = "HEXWAR_LOG_JSON")]
+    log_json: bool,
+}
+
+impl ServeArgs {
+    fn config(self) -> server::Config {
+        let web = self.web.or_else(|| {
+            [
+                PathBuf::from("web"),
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web"),
+            ]
+            .into_iter()
+            .find(|d| d.join("index.html").exists())
+        });
+        server::Config {
+            listen: self.listen,
+            database: self.database,
+            web_dir: web,
+            public_url: self.public_url,
+            max_body_bytes: self.max_body,
+            rate_per_second: self.rate,
+            rate_burst: self.burst,
+            bot_budget: std::time::Duration::from_millis(self.bot_budget_ms),
+            bot_delay: std::time::Duration::from_millis(self.bot_delay_ms),
+            smtp: self.smtp_host.map(|host| server::SmtpConfig {
+                host,
+                port: self.smtp_port,
+                credentials: self.smtp_user.zip(self.smtp_password),
+                from: self.smtp_from,
+                plain: self.smtp_plain,
+            }),
+        }
+    }
+}
+
+fn serve(args: ServeArgs) -> ExitCode {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    if args.log_json {
+        tracing_subscriber::fmt()
+            .json()
+            .with_env_filter(filter)
+            .init();
+    } else {
+        tracing_subscriber::fmt().with_env_filter(filter).init();
+    }
+    let database = args.database.clone();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("hexwar serve: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let running = match server::start(args.config()).await {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("hexwar serve: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        println!(
+            "hexwar is serving at http://{} (database {database}); stop with Ctrl-C",
+            running.addr
+        );
+        let _ = io::stdout().flush();
+        shutdown_signal().await;
+        eprintln!("hexwar serve: shutting down, finishing requests in flight");
+        match running.stop().await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("hexwar serve: {e}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+/// Ctrl-C or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let Ok(mut term) =
+            tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        else {
+            let _ = ctrl_c.await;
+            return;
+        };
+        tokio::select! {
+            _ = ctrl_c => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
 }
 
 /// Every game family this build offers.
@@ -57,7 +206,7 @@ fn main() -> ExitCode {
         Command::Referee => referee(),
         Command::Replay { file } => check_record(&file, false),
         Command::Verify { file } => check_record(&file, true),
-        Command::Serve => not_yet("serve", 5),
+        Command::Serve(args) => serve(*args),
         Command::Simulate => not_yet("simulate", 7),
         Command::Odds => not_yet("odds", 7),
         Command::Scenario => not_yet("scenario", 8),
@@ -108,6 +257,9 @@ fn check_record(file: &Path, verify: bool) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if record.get("kind").and_then(serde_json::Value::as_str) == Some("seat_log") {
+        return show_seat_log(file, &record, verify);
+    }
     let catalog = catalog();
     let result = catalog.for_record(&record).and_then(|entry| {
         if verify {
@@ -136,4 +288,45 @@ fn check_record(file: &Path, verify: bool) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A running game's record as one seat may see it (from the server's record download):
+/// printed step by step in words. It cannot be checked step by step, since it lacks
+/// what the seat may not see; the full record can once the game is over.
+fn show_seat_log(file: &Path, log: &serde_json::Value, verify: bool) -> ExitCode {
+    if verify {
+        eprintln!(
+            "{}: a seat's log of a running game cannot be verified; download the record again once the game is over",
+            file.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let Some(steps) = log.get("steps").and_then(serde_json::Value::as_array) else {
+        eprintln!("{}: a seat log needs \"steps\"", file.display());
+        return ExitCode::FAILURE;
+    };
+    let seat = log
+        .get("seat")
+        .and_then(serde_json::Value::as_u64)
+        .map_or_else(|| "a spectator".to_owned(), |s| format!("Seat {}", s + 1));
+    for step in steps {
+        let index = step
+            .get("index")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(0);
+        for text in step
+            .get("text")
+            .and_then(serde_json::Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(serde_json::Value::as_str)
+        {
+            println!("{index:>6}  {text}");
+        }
+    }
+    println!(
+        "ok: the log of a running game as {seat} sees it, {} steps; it is checked in full once the game is over",
+        steps.len()
+    );
+    ExitCode::SUCCESS
 }

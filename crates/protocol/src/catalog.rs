@@ -34,8 +34,21 @@ pub struct Step {
     pub by: Actor,
     /// The action, as JSON.
     pub action: Value,
-    /// The events, as JSON (unfiltered: filter with [`Session::event_for`]).
+    /// The events, as JSON (unfiltered: never send these to a client).
     pub events: Vec<Value>,
+    /// The events each audience may see, filtered right after the step (when the
+    /// game's knowledge is that of the moment): index 0 is a spectator, index `k + 1`
+    /// is seat `k`. Use [`Step::events_for`].
+    #[serde(skip)]
+    pub seen: Vec<Vec<Value>>,
+}
+
+impl Step {
+    /// The events `seat` (a spectator: `None`) may see, as filtered at the step.
+    pub fn events_for(&self, seat: Option<Seat>) -> &[Value] {
+        let index = seat.map_or(0, |s| usize::from(s.0) + 1);
+        self.seen.get(index).map_or(&[], Vec::as_slice)
+    }
 }
 
 /// A running game of any family, spoken to in JSON.
@@ -57,6 +70,10 @@ pub trait Session: Send {
     /// Applies one action (a chance outcome too, when chance is scripted), then resolves
     /// chance itself unless it is scripted. On error nothing changes.
     fn apply(&mut self, action: Value) -> Result<Vec<Step>, RejectReason>;
+    /// Applies one action exactly as a log recorded it (a chance outcome too), checked,
+    /// without resolving the chance that may follow: for rebuilding a game from its log.
+    /// On error nothing changes.
+    fn apply_recorded(&mut self, action: Value) -> Result<Step, RejectReason>;
     /// Resolves pending chance nodes from the seed (nothing to do when none is pending).
     fn resolve_chance(&mut self) -> Vec<Step>;
     /// What a seat (or a spectator: `None`) sees.
@@ -115,11 +132,22 @@ impl<G: Game> GameSession<G> {
             action,
             state_hash: None,
         });
+        let audiences = std::iter::once(None).chain((0..self.state.seats()).map(|s| Some(Seat(s))));
+        let seen = audiences
+            .map(|seat| {
+                events
+                    .iter()
+                    .filter_map(|e| self.state.event_for(e, seat))
+                    .map(|e| to_json(&e))
+                    .collect()
+            })
+            .collect();
         Step {
             index,
             by,
             action: json,
             events: events.iter().map(to_json).collect(),
+            seen,
         }
     }
 }
@@ -187,6 +215,22 @@ impl<G: Game> Session for GameSession<G> {
         let mut steps = vec![self.push(by, action)];
         steps.extend(self.resolve_chance());
         Ok(steps)
+    }
+
+    fn apply_recorded(&mut self, action: Value) -> Result<Step, RejectReason> {
+        let to_move = self.state.to_move();
+        if to_move.is_over() {
+            return Err(RejectReason::GameOver);
+        }
+        let action: G::Action = from_json("action", action)?;
+        self.state
+            .check(&action)
+            .map_err(|e| RejectReason::Rule(e.to_problem()))?;
+        let by = match to_move {
+            ToMove::Seat(s) => Actor::Seat(s),
+            _ => Actor::Chance,
+        };
+        Ok(self.push(by, action))
     }
 
     fn resolve_chance(&mut self) -> Vec<Step> {
@@ -286,9 +330,18 @@ impl<G: Game> Entry<G> {
         Entry(PhantomData)
     }
 
-    fn open(setup: G::Setup, config: SessionConfig) -> Result<Box<dyn Session>, RejectReason> {
+    fn open(
+        setup: G::Setup,
+        config: SessionConfig,
+        request: Option<&NewGame>,
+    ) -> Result<Box<dyn Session>, RejectReason> {
         let state = G::from_setup(&setup).map_err(RejectReason::Setup)?;
-        Ok(Box::new(GameSession::start(state, setup, config)))
+        let mut session = GameSession::start(state, setup, config);
+        if let Some(request) = request {
+            session.record.preset.clone_from(&request.preset);
+            session.record.options.clone_from(&request.options);
+        }
+        Ok(Box::new(session))
     }
 }
 
@@ -329,11 +382,11 @@ impl<G: Game> GameEntry for Entry<G> {
         config: SessionConfig,
     ) -> Result<Box<dyn Session>, RejectReason> {
         let setup = G::new_setup(request).map_err(RejectReason::Setup)?;
-        Self::open(setup, config)
+        Self::open(setup, config, Some(request))
     }
 
     fn load(&self, setup: Value, config: SessionConfig) -> Result<Box<dyn Session>, RejectReason> {
-        Self::open(from_json("setup", setup)?, config)
+        Self::open(from_json("setup", setup)?, config, None)
     }
 
     fn replay(&self, record: Value) -> Result<ReplaySummary, RejectReason> {

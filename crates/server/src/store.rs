@@ -3,7 +3,7 @@
 //! processes sharing one database). One implementation serves both through SQLx's
 //! `Any` driver; the SQL is the subset both understand.
 //!
-//! An action is appended at `expected_seq + 1` in one transaction that also moves the
+//! Actions are appended at `expected_seq + 1, ...` in one transaction that also moves the
 //! game's `seq` on from `expected_seq`; if another writer got there first the append
 //! fails with [`StoreError::Conflict`] and changes nothing. SQLite runs in WAL mode with
 //! `synchronous=FULL`, so an acknowledged append survives a crash.
@@ -52,14 +52,18 @@ pub struct GameRow {
     pub game: String,
     /// The preset.
     pub preset: String,
+    /// The option overrides it was created with, as a JSON object.
+    pub options: String,
     /// The initial setup as JSON.
     pub setup: String,
     /// The secret seed (hex), revealed when the game ends.
     pub seed: String,
     /// The seed's SHA-256 commitment (hex), public from the start.
     pub seed_commitment: String,
-    /// `open` (seats free), `running` or `over`.
+    /// `open` (a person's seat is unclaimed), `running` or `over`.
     pub status: String,
+    /// How the game ended when the server ended it (resignation), as JSON.
+    pub result: Option<String>,
     /// Actions in the log.
     pub seq: u64,
     /// Creation time, Unix seconds.
@@ -67,7 +71,7 @@ pub struct GameRow {
 }
 
 /// One seat of a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SeatRow {
     /// Seat index.
     pub seat: u8,
@@ -79,48 +83,96 @@ pub struct SeatRow {
     pub token_hash: Option<String>,
     /// A display name once claimed.
     pub name: Option<String>,
+    /// The seat's player resigned; a bot plays it from then on.
+    pub resigned: bool,
+    /// Where to e-mail the seat when it must move.
+    pub notify_email: Option<String>,
+    /// Where to POST when the seat must move.
+    pub notify_webhook: Option<String>,
 }
 
-/// The schema, statement by statement; every statement can run again.
-const SCHEMA: &[&str] = &[
-    "CREATE TABLE IF NOT EXISTS games (
-        id TEXT PRIMARY KEY,
-        game TEXT NOT NULL,
-        preset TEXT NOT NULL,
-        setup TEXT NOT NULL,
-        seed TEXT NOT NULL,
-        seed_commitment TEXT NOT NULL,
-        status TEXT NOT NULL,
-        seq BIGINT NOT NULL DEFAULT 0,
-        created_at BIGINT NOT NULL
-    )",
-    "CREATE TABLE IF NOT EXISTS seats (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        seat INTEGER NOT NULL,
-        kind TEXT NOT NULL,
-        bot_level TEXT,
-        token_hash TEXT,
-        name TEXT,
-        PRIMARY KEY (game_id, seat)
-    )",
-    "CREATE TABLE IF NOT EXISTS actions (
-        game_id TEXT NOT NULL REFERENCES games(id),
-        seq BIGINT NOT NULL,
-        body TEXT NOT NULL,
-        PRIMARY KEY (game_id, seq)
-    )",
+/// One in-game message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MessageRow {
+    /// Its number in the game, from 1.
+    pub id: u64,
+    /// The seat that wrote it.
+    pub seat: u8,
+    /// The text.
+    pub body: String,
+    /// When, Unix seconds.
+    pub at: i64,
+}
+
+/// The PostgreSQL channel on which server processes announce changed games, with
+/// payloads `"GAME VERSION"` and `"GAME meta"`.
+pub const NOTIFY_CHANNEL: &str = "hexwar_games";
+
+/// The migrations, in order; each runs once, in one transaction, and its number is
+/// recorded in `hexwar_migrations`. Never edit a migration that has shipped: add one.
+const MIGRATIONS: &[&[&str]] = &[
+    // 1: games, seats, the action log.
+    &[
+        "CREATE TABLE IF NOT EXISTS games (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            preset TEXT NOT NULL,
+            setup TEXT NOT NULL,
+            seed TEXT NOT NULL,
+            seed_commitment TEXT NOT NULL,
+            status TEXT NOT NULL,
+            seq BIGINT NOT NULL DEFAULT 0,
+            created_at BIGINT NOT NULL
+        )",
+        "CREATE TABLE IF NOT EXISTS seats (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            bot_level TEXT,
+            token_hash TEXT,
+            name TEXT,
+            PRIMARY KEY (game_id, seat)
+        )",
+        "CREATE TABLE IF NOT EXISTS actions (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seq BIGINT NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        )",
+    ],
+    // 2: options and results, resignation and notifications, messages.
+    &[
+        "ALTER TABLE games ADD COLUMN options TEXT NOT NULL DEFAULT '{}'",
+        "ALTER TABLE games ADD COLUMN result TEXT",
+        "ALTER TABLE seats ADD COLUMN resigned BIGINT NOT NULL DEFAULT 0",
+        "ALTER TABLE seats ADD COLUMN notify_email TEXT",
+        "ALTER TABLE seats ADD COLUMN notify_webhook TEXT",
+        "CREATE TABLE IF NOT EXISTS messages (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            id BIGINT NOT NULL,
+            seat BIGINT NOT NULL,
+            body TEXT NOT NULL,
+            at BIGINT NOT NULL,
+            PRIMARY KEY (game_id, id)
+        )",
+        "CREATE INDEX IF NOT EXISTS games_by_status ON games (status, created_at)",
+    ],
 ];
+
+const GAME_COLUMNS: &str =
+    "id, game, preset, options, setup, seed, seed_commitment, status, result, seq, created_at";
 
 /// The game store.
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
+    url: String,
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `url` and brings its schema up to
-    /// date: `sqlite://PATH` (the file is created) or `postgres://...`.
+    /// Opens (creating if needed) the database at `url` and runs the migrations it has
+    /// not had yet: `sqlite://PATH` (the file is created) or `postgres://...`.
     pub async fn open(url: &str) -> Result<Store, StoreError> {
         sqlx::any::install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
@@ -156,11 +208,43 @@ impl Store {
             })
             .connect_with(options)
             .await?;
-        let store = Store { pool, backend };
-        for statement in SCHEMA {
-            sqlx::query(statement).execute(&store.pool).await?;
-        }
+        let store = Store {
+            pool,
+            backend,
+            url: url.clone(),
+        };
+        store.migrate().await?;
         Ok(store)
+    }
+
+    /// Runs the migrations not yet recorded. On PostgreSQL an advisory lock keeps two
+    /// processes starting at once from running the same migration twice.
+    async fn migrate(&self) -> Result<(), StoreError> {
+        sqlx::query("CREATE TABLE IF NOT EXISTS hexwar_migrations (version BIGINT PRIMARY KEY)")
+            .execute(&self.pool)
+            .await?;
+        let mut tx = self.pool.begin().await?;
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_advisory_xact_lock(7240315)")
+                .execute(&mut *tx)
+                .await?;
+        }
+        let done: Option<i64> = sqlx::query("SELECT MAX(version) AS v FROM hexwar_migrations")
+            .fetch_one(&mut *tx)
+            .await?
+            .try_get("v")?;
+        let done = usize::try_from(done.unwrap_or(0)).unwrap_or(0);
+        for (i, statements) in MIGRATIONS.iter().enumerate().skip(done) {
+            for statement in *statements {
+                sqlx::query(statement).execute(&mut *tx).await?;
+            }
+            sqlx::query("INSERT INTO hexwar_migrations (version) VALUES ($1)")
+                .bind(i as i64 + 1)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// The database behind the store.
@@ -168,28 +252,83 @@ impl Store {
         self.backend
     }
 
-    /// Stores a new game with its seats, in one transaction.
-    pub async fn create_game(&self, game: &GameRow, seats: &[SeatRow]) -> Result<(), StoreError> {
+    /// `sqlite` or `postgres`, for logs.
+    pub fn backend_name(&self) -> &'static str {
+        match self.backend {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+        }
+    }
+
+    /// Checks that the database answers.
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// The database URL (for PostgreSQL LISTEN).
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// On PostgreSQL, tells the other server processes that game `id` changed
+    /// (`what`: its new version, or `meta` for seats and status). Runs inside the
+    /// caller's transaction when given one, so the news leaves at commit.
+    async fn notify(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        id: &str,
+        what: &str,
+    ) -> Result<(), StoreError> {
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(NOTIFY_CHANNEL)
+                .bind(format!("{id} {what}"))
+                .execute(conn)
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Tells the other server processes that game `id`'s seats or status changed.
+    pub async fn notify_meta(&self, id: &str) -> Result<(), StoreError> {
+        if self.backend == Backend::Postgres {
+            let mut conn = self.pool.acquire().await?;
+            self.notify(&mut conn, id, "meta").await?;
+        }
+        Ok(())
+    }
+
+    /// Stores a new game with its seats and its first actions (`initial`, as the log's
+    /// entries 1, 2, ...; `game.seq` must be their number), in one transaction.
+    pub async fn create_game(
+        &self,
+        game: &GameRow,
+        seats: &[SeatRow],
+        initial: &[String],
+    ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO games (id, game, preset, setup, seed, seed_commitment, status, seq, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-        )
+        sqlx::query(&format!(
+            "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+        ))
         .bind(&game.id)
         .bind(&game.game)
         .bind(&game.preset)
+        .bind(&game.options)
         .bind(&game.setup)
         .bind(&game.seed)
         .bind(&game.seed_commitment)
         .bind(&game.status)
+        .bind(game.result.as_deref())
         .bind(game.seq as i64)
         .bind(game.created_at)
         .execute(&mut *tx)
         .await?;
         for seat in seats {
             sqlx::query(
-                "INSERT INTO seats (game_id, seat, kind, bot_level, token_hash, name)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO seats (game_id, seat, kind, bot_level, token_hash, name, resigned,
+                    notify_email, notify_webhook)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             )
             .bind(&game.id)
             .bind(i32::from(seat.seat))
@@ -197,8 +336,19 @@ impl Store {
             .bind(seat.bot_level.as_deref())
             .bind(seat.token_hash.as_deref())
             .bind(seat.name.as_deref())
+            .bind(i64::from(seat.resigned))
+            .bind(seat.notify_email.as_deref())
+            .bind(seat.notify_webhook.as_deref())
             .execute(&mut *tx)
             .await?;
+        }
+        for (i, body) in initial.iter().enumerate() {
+            sqlx::query("INSERT INTO actions (game_id, seq, body) VALUES ($1, $2, $3)")
+                .bind(&game.id)
+                .bind(i as i64 + 1)
+                .bind(body)
+                .execute(&mut *tx)
+                .await?;
         }
         tx.commit().await?;
         Ok(())
@@ -206,34 +356,41 @@ impl Store {
 
     /// A game's header.
     pub async fn game(&self, id: &str) -> Result<GameRow, StoreError> {
-        let row = sqlx::query(
-            "SELECT id, game, preset, setup, seed, seed_commitment, status, seq, created_at
-             FROM games WHERE id = $1",
-        )
-        .bind(id)
-        .fetch_optional(&self.pool)
-        .await?;
+        let row = sqlx::query(&format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
         row.map(|r| game_row(&r))
             .transpose()?
             .ok_or_else(|| StoreError::NoGame(id.to_owned()))
     }
 
-    /// Every game, newest first.
-    pub async fn games(&self) -> Result<Vec<GameRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT id, game, preset, setup, seed, seed_commitment, status, seq, created_at
-             FROM games ORDER BY created_at DESC, id",
-        )
-        .fetch_all(&self.pool)
-        .await?;
+    /// The games with one of `statuses` (every game when empty), newest first, at most
+    /// `limit`.
+    pub async fn games(&self, statuses: &[&str], limit: u32) -> Result<Vec<GameRow>, StoreError> {
+        let filter = if statuses.is_empty() {
+            String::new()
+        } else {
+            let marks: Vec<String> = (1..=statuses.len()).map(|i| format!("${i}")).collect();
+            format!("WHERE status IN ({})", marks.join(", "))
+        };
+        let sql = format!(
+            "SELECT {GAME_COLUMNS} FROM games {filter} ORDER BY created_at DESC, id LIMIT {limit}"
+        );
+        let mut query = sqlx::query(&sql);
+        for status in statuses {
+            query = query.bind(*status);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
         rows.iter().map(game_row).collect()
     }
 
     /// A game's seats, by seat.
     pub async fn seats(&self, id: &str) -> Result<Vec<SeatRow>, StoreError> {
         let rows = sqlx::query(
-            "SELECT seat, kind, bot_level, token_hash, name FROM seats
-             WHERE game_id = $1 ORDER BY seat",
+            "SELECT seat, kind, bot_level, token_hash, name, resigned, notify_email,
+                notify_webhook
+             FROM seats WHERE game_id = $1 ORDER BY seat",
         )
         .bind(id)
         .fetch_all(&self.pool)
@@ -246,23 +403,57 @@ impl Store {
                     bot_level: r.try_get("bot_level")?,
                     token_hash: r.try_get("token_hash")?,
                     name: r.try_get("name")?,
+                    resigned: r.try_get::<i64, _>("resigned")? != 0,
+                    notify_email: r.try_get("notify_email")?,
+                    notify_webhook: r.try_get("notify_webhook")?,
                 })
             })
             .collect()
     }
 
-    /// Appends `body` as action `expected_seq + 1` of game `id`, if the game is still
-    /// at `expected_seq`; returns the new version. On a conflict nothing changes.
-    pub async fn append(&self, id: &str, expected_seq: u64, body: &str) -> Result<u64, StoreError> {
-        let next = expected_seq + 1;
+    /// Writes a seat's name, resignation and notification settings.
+    pub async fn update_seat(&self, id: &str, seat: &SeatRow) -> Result<(), StoreError> {
+        let n = sqlx::query(
+            "UPDATE seats SET name = $1, resigned = $2, notify_email = $3, notify_webhook = $4
+             WHERE game_id = $5 AND seat = $6",
+        )
+        .bind(seat.name.as_deref())
+        .bind(i64::from(seat.resigned))
+        .bind(seat.notify_email.as_deref())
+        .bind(seat.notify_webhook.as_deref())
+        .bind(id)
+        .bind(i32::from(seat.seat))
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
+        if n == 0 {
+            return Err(StoreError::NoGame(id.to_owned()));
+        }
+        Ok(())
+    }
+
+    /// Appends `bodies` as actions `expected_seq + 1, + 2, ...` of game `id`, if the game
+    /// is still at `expected_seq`, and sets its status when `status` is given; returns
+    /// the new version. All in one transaction: on a conflict nothing changes.
+    pub async fn append(
+        &self,
+        id: &str,
+        expected_seq: u64,
+        bodies: &[String],
+        status: Option<&str>,
+    ) -> Result<u64, StoreError> {
+        let last = expected_seq + bodies.len() as u64;
         let mut tx = self.pool.begin().await?;
-        let moved = sqlx::query("UPDATE games SET seq = $1 WHERE id = $2 AND seq = $3")
-            .bind(next as i64)
-            .bind(id)
-            .bind(expected_seq as i64)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
+        let moved = sqlx::query(
+            "UPDATE games SET seq = $1, status = COALESCE($2, status) WHERE id = $3 AND seq = $4",
+        )
+        .bind(last as i64)
+        .bind(status)
+        .bind(id)
+        .bind(expected_seq as i64)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
         if moved != 1 {
             tx.rollback().await?;
             // Tell a missing game from a stale version.
@@ -271,25 +462,28 @@ impl Store {
                 expected: expected_seq,
             });
         }
-        let inserted = sqlx::query("INSERT INTO actions (game_id, seq, body) VALUES ($1, $2, $3)")
-            .bind(id)
-            .bind(next as i64)
-            .bind(body)
-            .execute(&mut *tx)
-            .await;
-        match inserted {
-            Ok(_) => {
-                tx.commit().await?;
-                Ok(next)
+        for (i, body) in bodies.iter().enumerate() {
+            let inserted =
+                sqlx::query("INSERT INTO actions (game_id, seq, body) VALUES ($1, $2, $3)")
+                    .bind(id)
+                    .bind((expected_seq + 1 + i as u64) as i64)
+                    .bind(body)
+                    .execute(&mut *tx)
+                    .await;
+            match inserted {
+                Ok(_) => {}
+                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                    tx.rollback().await?;
+                    return Err(StoreError::Conflict {
+                        expected: expected_seq,
+                    });
+                }
+                Err(e) => return Err(e.into()),
             }
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                tx.rollback().await?;
-                Err(StoreError::Conflict {
-                    expected: expected_seq,
-                })
-            }
-            Err(e) => Err(e.into()),
         }
+        self.notify(&mut tx, id, &last.to_string()).await?;
+        tx.commit().await?;
+        Ok(last)
     }
 
     /// The actions of game `id` after version `after`, in order, as `(seq, body)`.
@@ -309,18 +503,93 @@ impl Store {
             .collect()
     }
 
-    /// Sets a game's status (`open`, `running`, `over`).
-    pub async fn set_status(&self, id: &str, status: &str) -> Result<(), StoreError> {
-        let n = sqlx::query("UPDATE games SET status = $1 WHERE id = $2")
-            .bind(status)
-            .bind(id)
-            .execute(&self.pool)
-            .await?
-            .rows_affected();
+    /// Sets a game's status (`open`, `running`, `over`) and, when the server ended it,
+    /// its result.
+    pub async fn set_status(
+        &self,
+        id: &str,
+        status: &str,
+        result: Option<&str>,
+    ) -> Result<(), StoreError> {
+        let n = sqlx::query(
+            "UPDATE games SET status = $1, result = COALESCE($2, result) WHERE id = $3",
+        )
+        .bind(status)
+        .bind(result)
+        .bind(id)
+        .execute(&self.pool)
+        .await?
+        .rows_affected();
         if n == 0 {
             return Err(StoreError::NoGame(id.to_owned()));
         }
         Ok(())
+    }
+
+    /// Adds a message from `seat`; returns its number.
+    pub async fn add_message(
+        &self,
+        id: &str,
+        seat: u8,
+        body: &str,
+        at: i64,
+    ) -> Result<u64, StoreError> {
+        // Two writers may pick the same number; the key refuses one and it tries again.
+        for _ in 0..8 {
+            let mut tx = self.pool.begin().await?;
+            let last: Option<i64> =
+                sqlx::query("SELECT MAX(id) AS m FROM messages WHERE game_id = $1")
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await?
+                    .try_get("m")?;
+            let next = last.unwrap_or(0) + 1;
+            let inserted = sqlx::query(
+                "INSERT INTO messages (game_id, id, seat, body, at) VALUES ($1, $2, $3, $4, $5)",
+            )
+            .bind(id)
+            .bind(next)
+            .bind(i64::from(seat))
+            .bind(body)
+            .bind(at)
+            .execute(&mut *tx)
+            .await;
+            match inserted {
+                Ok(_) => {
+                    tx.commit().await?;
+                    return Ok(u64::try_from(next).unwrap_or(0));
+                }
+                Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                    tx.rollback().await?;
+                }
+                Err(sqlx::Error::Database(e)) if e.is_foreign_key_violation() => {
+                    return Err(StoreError::NoGame(id.to_owned()));
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(StoreError::Conflict { expected: 0 })
+    }
+
+    /// A game's messages after number `after`, in order.
+    pub async fn messages(&self, id: &str, after: u64) -> Result<Vec<MessageRow>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id, seat, body, at FROM messages WHERE game_id = $1 AND id > $2 ORDER BY id",
+        )
+        .bind(id)
+        .bind(after as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(MessageRow {
+                    id: u64::try_from(r.try_get::<i64, _>("id")?).unwrap_or(0),
+                    seat: u8::try_from(r.try_get::<i64, _>("seat")?).unwrap_or(u8::MAX),
+                    body: r.try_get("body")?,
+                    at: r.try_get("at")?,
+                })
+            })
+            .collect()
     }
 }
 
@@ -330,10 +599,12 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StoreError> {
         id: r.try_get("id")?,
         game: r.try_get("game")?,
         preset: r.try_get("preset")?,
+        options: r.try_get("options")?,
         setup: r.try_get("setup")?,
         seed: r.try_get("seed")?,
         seed_commitment: r.try_get("seed_commitment")?,
         status: r.try_get("status")?,
+        result: r.try_get("result")?,
         seq: u64::try_from(seq).unwrap_or(0),
         created_at: r.try_get("created_at")?,
     })

@@ -34,10 +34,12 @@ fn game(id: &str) -> GameRow {
         id: id.to_owned(),
         game: "viktory".into(),
         preset: "classic".into(),
+        options: "{}".into(),
         setup: r#"{"rules":{"preset":"classic","players":2}}"#.into(),
         seed: "00".repeat(32),
         seed_commitment: "ab".repeat(32),
         status: "open".into(),
+        result: None,
         seq: 0,
         created_at: 1_700_000_000,
     }
@@ -51,6 +53,7 @@ fn seats() -> Vec<SeatRow> {
             bot_level: None,
             token_hash: Some("11".repeat(32)),
             name: None,
+            ..SeatRow::default()
         },
         SeatRow {
             seat: 1,
@@ -58,6 +61,7 @@ fn seats() -> Vec<SeatRow> {
             bot_level: Some("normal".into()),
             token_hash: None,
             name: Some("Bot".into()),
+            ..SeatRow::default()
         },
     ]
 }
@@ -65,14 +69,35 @@ fn seats() -> Vec<SeatRow> {
 /// The behaviour every backend must have.
 async fn contract(store: &Store) {
     let id = unique("contract");
-    store.create_game(&game(&id), &seats()).await.unwrap();
+    store.create_game(&game(&id), &seats(), &[]).await.unwrap();
     assert_eq!(store.game(&id).await.unwrap(), game(&id));
     assert_eq!(store.seats(&id).await.unwrap(), seats());
-    assert!(store.games().await.unwrap().iter().any(|g| g.id == id));
+    assert!(
+        store
+            .games(&[], 1000)
+            .await
+            .unwrap()
+            .iter()
+            .any(|g| g.id == id)
+    );
     // The log: appends at the expected version only.
-    assert_eq!(store.append(&id, 0, r#"{"a":1}"#).await.unwrap(), 1);
-    assert_eq!(store.append(&id, 1, r#"{"a":2}"#).await.unwrap(), 2);
-    let stale = store.append(&id, 1, r#"{"a":"stale"}"#).await;
+    assert_eq!(
+        store
+            .append(&id, 0, &[r#"{"a":1}"#.to_string()], None)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        store
+            .append(&id, 1, &[r#"{"a":2}"#.to_string()], None)
+            .await
+            .unwrap(),
+        2
+    );
+    let stale = store
+        .append(&id, 1, &[r#"{"a":"stale"}"#.to_string()], None)
+        .await;
     assert!(
         matches!(stale, Err(StoreError::Conflict { expected: 1 })),
         "{stale:?}"
@@ -85,20 +110,22 @@ async fn contract(store: &Store) {
     assert_eq!(store.game(&id).await.unwrap().seq, 2);
     // Unknown games.
     assert!(matches!(
-        store.append("no-such-game", 0, "{}").await,
+        store
+            .append("no-such-game", 0, &["{}".to_string()], None)
+            .await,
         Err(StoreError::NoGame(_))
     ));
     assert!(matches!(
         store.game("no-such-game").await,
         Err(StoreError::NoGame(_))
     ));
-    store.set_status(&id, "over").await.unwrap();
+    store.set_status(&id, "over", None).await.unwrap();
     assert_eq!(store.game(&id).await.unwrap().status, "over");
     // A game id is taken once.
-    assert!(store.create_game(&game(&id), &[]).await.is_err());
+    assert!(store.create_game(&game(&id), &[], &[]).await.is_err());
     // Many writers racing for the same version: exactly one wins each round.
     let race = unique("race");
-    store.create_game(&game(&race), &[]).await.unwrap();
+    store.create_game(&game(&race), &[], &[]).await.unwrap();
     for round in 0..5u64 {
         let mut tasks = Vec::new();
         for writer in 0..4 {
@@ -109,7 +136,8 @@ async fn contract(store: &Store) {
                     .append(
                         &race,
                         round,
-                        &format!("{{\"round\":{round},\"writer\":{writer}}}"),
+                        &[format!("{{\"round\":{round},\"writer\":{writer}}}")],
+                        None,
                     )
                     .await
             }));
@@ -138,8 +166,11 @@ async fn sqlite_store() {
     contract(&store).await;
     // What was acknowledged is there after reopening the file.
     let id = unique("reopen");
-    store.create_game(&game(&id), &seats()).await.unwrap();
-    store.append(&id, 0, "{}").await.unwrap();
+    store.create_game(&game(&id), &seats(), &[]).await.unwrap();
+    store
+        .append(&id, 0, &["{}".to_string()], None)
+        .await
+        .unwrap();
     drop(store);
     let again = Store::open(&url).await.unwrap();
     assert_eq!(again.game(&id).await.unwrap().seq, 1);
@@ -154,13 +185,22 @@ async fn postgres_store() {
     // Two stores (two server processes) on one database see each other's appends.
     let other = Store::open(&pg_url()).await.unwrap();
     let id = unique("shared");
-    store.create_game(&game(&id), &[]).await.unwrap();
-    store.append(&id, 0, "{}").await.unwrap();
+    store.create_game(&game(&id), &[], &[]).await.unwrap();
+    store
+        .append(&id, 0, &["{}".to_string()], None)
+        .await
+        .unwrap();
     assert!(matches!(
-        other.append(&id, 0, "{}").await,
+        other.append(&id, 0, &["{}".to_string()], None).await,
         Err(StoreError::Conflict { expected: 0 })
     ));
-    assert_eq!(other.append(&id, 1, "{}").await.unwrap(), 2);
+    assert_eq!(
+        other
+            .append(&id, 1, &["{}".to_string()], None)
+            .await
+            .unwrap(),
+        2
+    );
 }
 
 #[tokio::test]

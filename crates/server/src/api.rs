@@ -1,0 +1,455 @@
+//! The HTTP API (documented in `docs/server.md`). Every refusal is a 4xx with a JSON
+//! `{code, rule, message}`; a seat's token comes as `Authorization: Bearer TOKEN` (or
+//! `?token=` where a browser cannot set headers: `WebSocket`s).
+
+use std::sync::Arc;
+
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{FromRequest, Path, RawQuery, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use engine::{Seat, ToMove};
+use protocol::RejectReason;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use crate::error::ApiError;
+use crate::hub::{Audience, Hub, Live};
+use crate::lobby::{BOT_LEVELS, CreateGame};
+
+/// A JSON body whose problems are answered in JSON.
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        match Json::<T>::from_request(req, state).await {
+            Ok(Json(value)) => Ok(JsonBody(value)),
+            Err(rejection) => Err(json_problem(&rejection)),
+        }
+    }
+}
+
+fn json_problem(rejection: &JsonRejection) -> ApiError {
+    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::TooLarge
+    } else {
+        ApiError::malformed(rejection.body_text())
+    }
+}
+
+/// The query parameters the API understands.
+#[derive(Debug, Default)]
+pub(crate) struct Params {
+    pub token: Option<String>,
+    pub since: Option<u64>,
+    pub status: Option<String>,
+}
+
+impl Params {
+    pub(crate) fn parse(raw: Option<&str>) -> Result<Params, ApiError> {
+        let mut params = Params::default();
+        for pair in raw.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match key {
+                "token" => params.token = Some(value.to_owned()),
+                "since" | "after" => {
+                    params.since = Some(value.parse().map_err(|_| {
+                        ApiError::malformed(format!("{key} must be a version number"))
+                    })?);
+                }
+                "status" => params.status = Some(value.to_owned()),
+                _ => {}
+            }
+        }
+        Ok(params)
+    }
+}
+
+/// The token of a request: the bearer header, else `?token=`.
+pub(crate) fn token(headers: &HeaderMap, params: &Params) -> Result<Option<String>, ApiError> {
+    if let Some(value) = headers.get(header::AUTHORIZATION) {
+        let value = value
+            .to_str()
+            .ok()
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .ok_or_else(|| ApiError::malformed("Authorization must be \"Bearer TOKEN\""))?;
+        return Ok(Some(value.trim().to_owned()));
+    }
+    Ok(params.token.clone())
+}
+
+/// Game ids are 12 lowercase hex digits; anything else is not a game (and never
+/// reaches the store or the game table).
+pub(crate) fn check_id(id: &str) -> Result<(), ApiError> {
+    if id.len() == 12
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
+        Ok(())
+    } else {
+        Err(ApiError::not_found(format!("there is no game {id:?}")))
+    }
+}
+
+/// Whom a token makes the caller in `live`: a seat, or a spectator without token.
+pub(crate) fn audience(live: &Live, token: Option<&str>) -> Result<Audience, ApiError> {
+    match token {
+        None => Ok(None),
+        Some(t) => live
+            .seat_of(t)
+            .map(Some)
+            .ok_or(ApiError::Reject(RejectReason::BadToken)),
+    }
+}
+
+/// The routes of the API.
+pub fn routes() -> Router<Arc<Hub>> {
+    Router::new()
+        .route("/api/catalog", get(catalog))
+        .route("/api/games", get(list).post(create))
+        .route("/api/games/{id}", get(game_state))
+        .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/seats/{seat}/claim", post(claim))
+        .route("/api/games/{id}/leave", post(leave))
+        .route("/api/games/{id}/resign", post(resign))
+        .route("/api/games/{id}/notify", post(notify))
+        .route("/api/games/{id}/messages", get(messages).post(message))
+        .route("/api/games/{id}/steps", get(steps))
+        .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/live", get(crate::live::upgrade))
+}
+
+async fn catalog(State(hub): State<Arc<Hub>>) -> Json<Value> {
+    let games: Vec<Value> = hub
+        .catalog
+        .entries()
+        .map(|e| json!({"game": e.name(), "presets": e.presets()}))
+        .collect();
+    Json(json!({"games": games, "bot_levels": BOT_LEVELS}))
+}
+
+async fn list(
+    State(hub): State<Arc<Hub>>,
+    RawQuery(raw): RawQuery,
+) -> Result<Json<Value>, ApiError> {
+    let params = Params::parse(raw.as_deref())?;
+    let wanted: Vec<&str> = params
+        .status
+        .as_deref()
+        .map_or_else(|| vec!["open", "running"], |s| s.split(',').collect());
+    for status in &wanted {
+        if !["open", "running", "over"].contains(status) {
+            return Err(ApiError::malformed(format!(
+                "status {status:?} is not open, running or over"
+            )));
+        }
+    }
+    let rows = hub.store.games(&wanted, 100).await?;
+    let mut games = Vec::with_capacity(rows.len());
+    for row in rows {
+        let seats = hub.store.seats(&row.id).await?;
+        games.push(Hub::summary(&row, &seats));
+    }
+    Ok(Json(json!({ "games": games })))
+}
+
+async fn create(
+    State(hub): State<Arc<Hub>>,
+    JsonBody(request): JsonBody<CreateGame>,
+) -> Result<(StatusCode, Json<Value>), ApiError> {
+    let created = hub.create_game(request).await?;
+    Ok((StatusCode::CREATED, Json(json!(created))))
+}
+
+/// Everything a seat (or a spectator) may know of a game now.
+fn state_json(live: &Live, audience: Audience) -> Value {
+    let session = live.session.as_ref();
+    let to_move = session.to_move();
+    let over = live.is_over();
+    let acting = !over
+        && audience
+            .is_some_and(|s| to_move == ToMove::Seat(s) && !live.seats[usize::from(s.0)].resigned);
+    let mut out = Hub::summary(&live.row, &live.seats);
+    out["status"] = json!(live.derived_status());
+    out["version"] = json!(session.version());
+    out["you"] = json!(audience.map(|s| s.0));
+    out["to_move"] = json!(to_move);
+    out["view"] = session.view(audience);
+    out["legal"] = json!(if acting { session.legal() } else { vec![] });
+    out["legal_text"] = json!(if acting {
+        session.describe_legal()
+    } else {
+        vec![]
+    });
+    out["result"] = live
+        .row
+        .result
+        .as_deref()
+        .and_then(|r| serde_json::from_str(r).ok())
+        .unwrap_or(Value::Null);
+    // Fair dice: the seed is revealed once the game is over.
+    out["seed"] = if over {
+        json!(live.row.seed)
+    } else {
+        Value::Null
+    };
+    out
+}
+
+async fn game_state(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let params = Params::parse(raw.as_deref())?;
+    let token = token(&headers, &params)?;
+    let slot = hub.slot(&id);
+    let guard = hub.lock(&slot).await?;
+    let live = guard.as_ref().expect("locked games are loaded");
+    let who = audience(live, token.as_deref())?;
+    Ok(Json(state_json(live, who)))
+}
+
+/// `POST /api/games/{id}/actions`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ActRequest {
+    /// The version the action was chosen at.
+    version: u64,
+    /// The action, as `legal` listed it.
+    action: Value,
+}
+
+/// The seat a request's token opens in game `id` (a token is required).
+async fn seat_of(hub: &Arc<Hub>, id: &str, token: Option<String>) -> Result<Seat, ApiError> {
+    let token = token.ok_or(ApiError::Reject(RejectReason::BadToken))?;
+    let slot = hub.slot(id);
+    let guard = hub.lock(&slot).await?;
+    let live = guard.as_ref().expect("locked games are loaded");
+    let seat = live.seat_of(&token).ok_or(RejectReason::BadToken)?;
+    if live.seats[usize::from(seat.0)].resigned {
+        return Err(ApiError::Conflict {
+            code: "resigned",
+            message: "this seat resigned; a bot plays it now".into(),
+        });
+    }
+    Ok(seat)
+}
+
+async fn act(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+    JsonBody(request): JsonBody<ActRequest>,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let token = token(&headers, &Params::parse(raw.as_deref())?)?;
+    let seat = seat_of(&hub, &id, token).await?;
+    let ack = hub
+        .submit(&id, seat, request.version, request.action)
+        .await?;
+    Ok(Json(json!(ack)))
+}
+
+/// A body with a name.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NameRequest {
+    name: String,
+}
+
+async fn join(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+    JsonBody(request): JsonBody<NameRequest>,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let token = token(&headers, &Params::parse(raw.as_deref())?)?
+        .ok_or(ApiError::Reject(RejectReason::BadToken))?;
+    let seat = hub.join(&id, &token, &request.name).await?;
+    Ok(Json(json!({ "seat": seat })))
+}
+
+async fn claim(
+    State(hub): State<Arc<Hub>>,
+    Path((id, seat)): Path<(String, String)>,
+    JsonBody(request): JsonBody<NameRequest>,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let seat: u8 = seat
+        .parse()
+        .map_err(|_| ApiError::not_found(format!("there is no seat {seat:?}")))?;
+    let created = hub.claim(&id, seat, &request.name).await?;
+    Ok(Json(json!(created)))
+}
+
+async fn leave(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let token = token(&headers, &Params::parse(raw.as_deref())?)?
+        .ok_or(ApiError::Reject(RejectReason::BadToken))?;
+    hub.leave(&id, &token).await?;
+    Ok(Json(json!({ "ok": true })))
+}
+
+async fn resign(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let token = token(&headers, &Params::parse(raw.as_deref())?)?
+        .ok_or(ApiError::Reject(RejectReason::BadToken))?;
+    hub.resign(&id, &token).await?;
+    Ok(Json(json!({ "ok": true })))
+}
+
+/// `POST /api/games/{id}/notify`: where to tell the seat it must move (`null` turns a
+/// channel off).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NotifyRequest {
+    #[serde(default)]
+    email: Option<String>,
+    #[serde(default)]
+    webhook: Option<String>,
+}
+
+async fn notify(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+    JsonBody(request): JsonBody<NotifyRequest>,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let token = token(&headers, &Params::parse(raw.as_deref())?)?
+        .ok_or(ApiError::Reject(RejectReason::BadToken))?;
+    hub.set_notify(&id, &token, request.email, request.webhook)
+        .await?;
+    Ok(Json(json!({ "ok": true })))
+}
+
+/// `POST /api/games/{id}/messages`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MessageRequest {
+    text: String,
+}
+
+async fn message(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+    JsonBody(request): JsonBody<MessageRequest>,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let token = token(&headers, &Params::parse(raw.as_deref())?)?
+        .ok_or(ApiError::Reject(RejectReason::BadToken))?;
+    let message = hub.post_message(&id, &token, &request.text).await?;
+    Ok(Json(message))
+}
+
+async fn messages(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let params = Params::parse(raw.as_deref())?;
+    let messages = hub.store.messages(&id, params.since.unwrap_or(0)).await?;
+    Ok(Json(json!({ "messages": messages })))
+}
+
+async fn steps(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let params = Params::parse(raw.as_deref())?;
+    let token = token(&headers, &params)?;
+    let who = {
+        let slot = hub.slot(&id);
+        let guard = hub.lock(&slot).await?;
+        audience(
+            guard.as_ref().expect("locked games are loaded"),
+            token.as_deref(),
+        )?
+    };
+    let since = params.since.unwrap_or(0);
+    let (version, steps) = hub.steps_since(&id, who, since).await?;
+    Ok(Json(
+        json!({"from": since, "version": version, "steps": steps}),
+    ))
+}
+
+async fn record(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    check_id(&id)?;
+    let params = Params::parse(raw.as_deref())?;
+    let token = token(&headers, &params)?;
+    let (who, finished) = {
+        let slot = hub.slot(&id);
+        let guard = hub.lock(&slot).await?;
+        let live = guard.as_ref().expect("locked games are loaded");
+        let who = audience(live, token.as_deref())?;
+        let finished = live.is_over().then(|| {
+            let mut record = live.session.record(true);
+            record["result"] = live
+                .row
+                .result
+                .as_deref()
+                .and_then(|r| serde_json::from_str(r).ok())
+                .unwrap_or(Value::Null);
+            record
+        });
+        (who, finished)
+    };
+    let body = if let Some(record) = finished {
+        record
+    } else {
+        {
+            // A running game: only what the asking seat may see.
+            let (version, steps) = hub.steps_since(&id, who, 0).await?;
+            let slot = hub.slot(&id);
+            let guard = hub.lock(&slot).await?;
+            let live = guard.as_ref().expect("locked games are loaded");
+            json!({
+                "format": 1,
+                "kind": "seat_log",
+                "game": live.session.game(),
+                "game_id": id,
+                "seat": who.map(|s| s.0),
+                "seed_commitment": live.row.seed_commitment,
+                "version": version,
+                "steps": steps,
+            })
+        }
+    };
+    let name = format!("attachment; filename=\"hexwar-{id}.json\"");
+    Ok(([(header::CONTENT_DISPOSITION, name)], Json(body)).into_response())
+}

@@ -1,0 +1,569 @@
+//! The games this process is serving: each game's engine session rebuilt from its log,
+//! the one checked path every action takes (check → append → acknowledge → broadcast),
+//! and the per-seat filtered updates that WebSocket clients receive.
+//!
+//! A game is loaded on first use and kept. Its `tokio` mutex serialises the actions of
+//! one process; the store's `(game, seq)` key serialises processes that share a
+//! PostgreSQL database. When an append loses that race the cached session is dropped
+//! and rebuilt from the log on next use.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::{Arc, Mutex};
+
+use axum::extract::ws::Utf8Bytes;
+use engine::{Actor, Seat, Seed, ToMove};
+use protocol::{Catalog, RejectReason, Session, SessionConfig, Step};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::sync::{MutexGuard, broadcast, watch};
+
+use crate::config::Config;
+use crate::error::ApiError;
+use crate::secrets::token_matches;
+use crate::store::{Backend, GameRow, SeatRow, Store};
+
+/// One logged action, as the store keeps it.
+#[derive(Debug, Serialize, Deserialize)]
+pub(crate) struct LoggedAction {
+    pub by: Actor,
+    pub action: Value,
+}
+
+/// Who is looking: a seat, or a spectator (`None`).
+pub type Audience = Option<Seat>;
+
+/// A message for the WebSocket clients of one game, already written for each audience:
+/// index 0 for spectators, `k + 1` for seat `k`.
+#[derive(Debug)]
+pub struct Update {
+    /// For action updates, the versions covered: after `from`, up to `to`.
+    pub actions: Option<(u64, u64)>,
+    /// The JSON text per audience.
+    pub texts: Vec<Utf8Bytes>,
+}
+
+impl Update {
+    /// The text for `audience`.
+    pub fn text_for(&self, audience: Audience) -> Utf8Bytes {
+        let i = audience.map_or(0, |s| usize::from(s.0) + 1);
+        self.texts.get(i).cloned().unwrap_or_default()
+    }
+}
+
+/// A game loaded in memory.
+pub(crate) struct Live {
+    pub row: GameRow,
+    pub seats: Vec<SeatRow>,
+    pub session: Box<dyn Session>,
+}
+
+impl Live {
+    /// The seat `token` opens, if any.
+    pub(crate) fn seat_of(&self, token: &str) -> Option<Seat> {
+        self.seats
+            .iter()
+            .find(|s| {
+                s.token_hash
+                    .as_deref()
+                    .is_some_and(|h| token_matches(token, h))
+            })
+            .map(|s| Seat(s.seat))
+    }
+
+    /// True when the game has ended, by its rules or by resignation.
+    pub(crate) fn is_over(&self) -> bool {
+        self.row.status == "over" || self.session.to_move().is_over()
+    }
+
+    /// The seat a bot must play now, if any.
+    pub(crate) fn bot_to_move(&self) -> Option<Seat> {
+        if self.is_over() {
+            return None;
+        }
+        match self.session.to_move() {
+            ToMove::Seat(s) => self
+                .seats
+                .get(usize::from(s.0))
+                .filter(|row| row.kind == "bot" || row.resigned)
+                .map(|_| s),
+            _ => None,
+        }
+    }
+
+    /// The status the game should have now.
+    pub(crate) fn derived_status(&self) -> &'static str {
+        if self.is_over() {
+            "over"
+        } else if self
+            .seats
+            .iter()
+            .any(|s| s.kind == "person" && s.name.is_none() && !s.resigned)
+        {
+            "open"
+        } else {
+            "running"
+        }
+    }
+
+    /// Every audience: spectators, then each seat.
+    pub(crate) fn audiences(&self) -> impl Iterator<Item = Audience> + use<> {
+        std::iter::once(None).chain((0..self.session.seats()).map(|s| Some(Seat(s))))
+    }
+}
+
+/// A game's place in the hub.
+pub(crate) struct Slot {
+    pub id: String,
+    pub live: tokio::sync::Mutex<Option<Live>>,
+    pub updates: broadcast::Sender<Arc<Update>>,
+    /// A bot task is running for this game.
+    pub bot_running: AtomicBool,
+}
+
+/// What an acknowledged action returns to its seat.
+#[derive(Debug, Serialize)]
+pub struct Ack {
+    /// The game's version after the action and the chance it caused.
+    pub version: u64,
+    /// Who must decide now.
+    pub to_move: ToMove,
+    /// The steps, as the acting seat may see them.
+    pub steps: Vec<Value>,
+}
+
+/// The games this process serves.
+pub struct Hub {
+    pub(crate) store: Store,
+    pub(crate) catalog: Catalog,
+    pub(crate) config: Config,
+    slots: Mutex<HashMap<String, Arc<Slot>>>,
+    shutdown: watch::Sender<bool>,
+    /// Bot tasks in flight (graceful shutdown waits for them).
+    pub(crate) bots_in_flight: AtomicUsize,
+}
+
+/// The catalog of games the server offers.
+pub fn catalog() -> Catalog {
+    Catalog::new().with::<viktory::Viktory>()
+}
+
+impl Hub {
+    /// A hub over `store`.
+    pub fn new(store: Store, config: Config) -> Arc<Hub> {
+        Arc::new(Hub {
+            store,
+            catalog: catalog(),
+            config,
+            slots: Mutex::new(HashMap::new()),
+            shutdown: watch::channel(false).0,
+            bots_in_flight: AtomicUsize::new(0),
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Tells WebSocket connections and bots to stop.
+    pub fn begin_shutdown(&self) {
+        self.shutdown.send_replace(true);
+    }
+
+    /// True once shutdown has begun.
+    pub fn shutting_down(&self) -> bool {
+        *self.shutdown.borrow()
+    }
+
+    /// A receiver that changes when shutdown begins.
+    pub fn shutdown_signal(&self) -> watch::Receiver<bool> {
+        self.shutdown.subscribe()
+    }
+
+    /// The slot of game `id` (created empty on first use).
+    pub(crate) fn slot(&self, id: &str) -> Arc<Slot> {
+        let mut slots = self
+            .slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        slots
+            .entry(id.to_owned())
+            .or_insert_with(|| {
+                Arc::new(Slot {
+                    id: id.to_owned(),
+                    live: tokio::sync::Mutex::new(None),
+                    updates: broadcast::channel(256).0,
+                    bot_running: AtomicBool::new(false),
+                })
+            })
+            .clone()
+    }
+
+    /// The slot of game `id` only if this process has it loaded.
+    pub(crate) fn loaded_slot(&self, id: &str) -> Option<Arc<Slot>> {
+        let slots = self
+            .slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        slots.get(id).cloned()
+    }
+
+    /// Drops the slot of game `id` (a failed load).
+    fn forget(&self, id: &str) {
+        let mut slots = self
+            .slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if slots
+            .get(id)
+            .is_some_and(|s| s.updates.receiver_count() == 0)
+        {
+            slots.remove(id);
+        }
+    }
+
+    /// Every slot this process holds.
+    pub(crate) fn loaded_slots(&self) -> Vec<Arc<Slot>> {
+        let slots = self
+            .slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        slots.values().cloned().collect()
+    }
+
+    /// Catches a loaded game up with the log (another process appended).
+    pub(crate) async fn catch_up_slot(&self, slot: &Slot) -> Result<(), ApiError> {
+        let mut guard = slot.live.lock().await;
+        self.catch_up(slot, &mut guard).await
+    }
+
+    /// Locks game `id`, loading it from the store if needed and, on PostgreSQL, catching
+    /// up with actions other processes appended. Updates caused by catching up are
+    /// broadcast.
+    pub(crate) async fn lock<'a>(
+        &self,
+        slot: &'a Slot,
+    ) -> Result<MutexGuard<'a, Option<Live>>, ApiError> {
+        let mut guard = slot.live.lock().await;
+        if guard.is_none() {
+            match self.load(&slot.id).await {
+                Ok(live) => *guard = Some(live),
+                Err(e) => {
+                    // No game table entry for ids that are not games.
+                    self.forget(&slot.id);
+                    return Err(e);
+                }
+            }
+        } else if self.store.backend() == Backend::Postgres {
+            self.catch_up(slot, &mut guard).await?;
+        }
+        Ok(guard)
+    }
+
+    /// Rebuilds game `id` from the store.
+    async fn load(&self, id: &str) -> Result<Live, ApiError> {
+        let row = self.store.game(id).await?;
+        let seats = self.store.seats(id).await?;
+        let actions = self.store.actions(id, 0).await?;
+        let catalog = &self.catalog;
+        let session = rebuild(catalog, &row, &seats, &actions, None)?;
+        let mut live = Live {
+            row,
+            seats,
+            session,
+        };
+        if live.session.to_move().is_over() && live.row.status != "over" {
+            // The last append stored the action but the status update did not follow.
+            live.row.status = "over".into();
+            self.store.set_status(id, "over", None).await?;
+        }
+        Ok(live)
+    }
+
+    /// Applies actions other processes appended, and broadcasts them.
+    pub(crate) async fn catch_up(
+        &self,
+        slot: &Slot,
+        guard: &mut MutexGuard<'_, Option<Live>>,
+    ) -> Result<(), ApiError> {
+        let Some(live) = guard.as_mut() else {
+            return Ok(());
+        };
+        let version = live.session.version();
+        let newer = self.store.actions(&slot.id, version).await?;
+        if newer.is_empty() {
+            return Ok(());
+        }
+        let mut steps = Vec::with_capacity(newer.len());
+        for (_, body) in &newer {
+            match apply_logged(live.session.as_mut(), body) {
+                Ok(step) => steps.push(step),
+                Err(e) => {
+                    **guard = None;
+                    return Err(e);
+                }
+            }
+        }
+        if live.session.to_move().is_over() {
+            live.row.status = "over".into();
+        }
+        let from = version;
+        let to = live.session.version();
+        Self::broadcast_steps(slot, live, from, to, &steps);
+        Ok(())
+    }
+
+    /// Reloads a game's seats and status from the store (another process changed them)
+    /// and tells its clients.
+    pub(crate) async fn refresh_meta(&self, slot: &Slot) -> Result<(), ApiError> {
+        let mut guard = slot.live.lock().await;
+        let Some(live) = guard.as_mut() else {
+            return Ok(());
+        };
+        live.seats = self.store.seats(&slot.id).await?;
+        let row = self.store.game(&slot.id).await?;
+        live.row.status = row.status;
+        live.row.result = row.result;
+        Self::broadcast_meta(slot, live);
+        Ok(())
+    }
+
+    /// The one checked path of every action, from people and bots alike.
+    pub async fn submit(
+        self: &Arc<Self>,
+        id: &str,
+        seat: Seat,
+        version: u64,
+        action: Value,
+    ) -> Result<Ack, ApiError> {
+        let slot = self.slot(id);
+        let mut guard = self.lock(&slot).await?;
+        let live = guard.as_mut().expect("locked games are loaded");
+        if live.is_over() {
+            return Err(RejectReason::GameOver.into());
+        }
+        let current = live.session.version();
+        if version != current {
+            return Err(RejectReason::StaleVersion {
+                sent: version,
+                current,
+            }
+            .into());
+        }
+        let to_move = live.session.to_move();
+        if to_move != ToMove::Seat(seat) {
+            return Err(RejectReason::NotYourTurn { to_move }.into());
+        }
+        let steps = live.session.apply(action)?;
+        let bodies: Vec<String> = steps
+            .iter()
+            .map(|s| {
+                serde_json::to_string(&LoggedAction {
+                    by: s.by,
+                    action: s.action.clone(),
+                })
+                .expect("JSON values serialise")
+            })
+            .collect();
+        let over = live.session.to_move().is_over();
+        let status = if over { Some("over") } else { None };
+        match self.store.append(id, current, &bodies, status).await {
+            Ok(_) => {}
+            Err(e) => {
+                // The session went ahead of the store: rebuild it on next use.
+                *guard = None;
+                return Err(e.into());
+            }
+        }
+        if over {
+            live.row.status = "over".into();
+        }
+        let to = live.session.version();
+        Self::broadcast_steps(&slot, live, current, to, &steps);
+        let ack = Ack {
+            version: to,
+            to_move: live.session.to_move(),
+            steps: steps
+                .iter()
+                .map(|s| step_json(live.session.as_ref(), s, Some(seat)))
+                .collect(),
+        };
+        let next = live.session.to_move();
+        let notify = (next != to_move).then(|| crate::notify::due(live));
+        drop(guard);
+        if let Some(Some(due)) = notify {
+            crate::notify::send(self, due);
+        }
+        crate::bots::kick(self, &slot);
+        Ok(ack)
+    }
+
+    /// Sends `steps` (versions `from`..`to`) to the game's WebSocket clients.
+    fn broadcast_steps(slot: &Slot, live: &Live, from: u64, to: u64, steps: &[Step]) {
+        if slot.updates.receiver_count() == 0 {
+            return;
+        }
+        let session = live.session.as_ref();
+        let texts = live
+            .audiences()
+            .map(|a| {
+                let body = json!({
+                    "type": "actions",
+                    "from": from,
+                    "version": to,
+                    "to_move": session.to_move(),
+                    "status": live.derived_status(),
+                    "steps": steps.iter().map(|s| step_json(session, s, a)).collect::<Vec<_>>(),
+                });
+                Utf8Bytes::from(body.to_string())
+            })
+            .collect();
+        let _ = slot.updates.send(Arc::new(Update {
+            actions: Some((from, to)),
+            texts,
+        }));
+    }
+
+    /// Tells the game's clients that seats or status changed.
+    pub(crate) fn broadcast_meta(slot: &Slot, live: &Live) {
+        let text = Utf8Bytes::from(
+            json!({
+                "type": "seats",
+                "status": live.derived_status(),
+                "seats": public_seats(&live.seats),
+                "result": live.row.result.as_deref().and_then(|r| serde_json::from_str::<Value>(r).ok()),
+            })
+            .to_string(),
+        );
+        Self::broadcast_same(slot, live, &text);
+    }
+
+    /// Sends the same text to every audience of a game.
+    pub(crate) fn broadcast_same(slot: &Slot, live: &Live, text: &Utf8Bytes) {
+        let texts = live.audiences().map(|_| text.clone()).collect();
+        let _ = slot.updates.send(Arc::new(Update {
+            actions: None,
+            texts,
+        }));
+    }
+
+    /// The steps after version `since` as `audience` may see them, and the version they
+    /// lead to: for clients that reconnect. Rebuilt from the log, off the runtime.
+    pub(crate) async fn steps_since(
+        self: &Arc<Self>,
+        id: &str,
+        audience: Audience,
+        since: u64,
+    ) -> Result<(u64, Vec<Value>), ApiError> {
+        let row = self.store.game(id).await?;
+        let seats = self.store.seats(id).await?;
+        let actions = self.store.actions(id, 0).await?;
+        let version = actions.len() as u64;
+        if since > version {
+            return Err(ApiError::malformed(format!(
+                "version {since} is ahead of the game's version {version}"
+            )));
+        }
+        let hub = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let mut steps = Vec::new();
+            rebuild(
+                &hub.catalog,
+                &row,
+                &seats,
+                &actions,
+                Some((since, &mut |session: &dyn Session, step: &Step| {
+                    steps.push(step_json(session, step, audience));
+                })),
+            )?;
+            Ok((version, steps))
+        })
+        .await
+        .map_err(|e| ApiError::Unavailable(format!("catch-up task failed: {e}")))?
+    }
+}
+
+/// A callback that receives each step after a version while a game is rebuilt.
+type StepSink<'a> = (u64, &'a mut dyn FnMut(&dyn Session, &Step));
+
+/// Rebuilds a game's session from its header and log; steps after `sink.0` go to the
+/// sink.
+fn rebuild(
+    catalog: &Catalog,
+    row: &GameRow,
+    seats: &[SeatRow],
+    actions: &[(u64, String)],
+    mut sink: Option<StepSink<'_>>,
+) -> Result<Box<dyn Session>, ApiError> {
+    let entry = catalog.get(&row.game)?;
+    let seed: Seed = row
+        .seed
+        .parse()
+        .map_err(|e| ApiError::Unavailable(format!("game {}: bad seed: {e}", row.id)))?;
+    let setup: Value = serde_json::from_str(&row.setup)
+        .map_err(|e| ApiError::Unavailable(format!("game {}: bad setup: {e}", row.id)))?;
+    let config = SessionConfig {
+        game_id: row.id.clone(),
+        seed,
+        scripted_chance: false,
+        seat_names: seats
+            .iter()
+            .map(|s| s.name.clone().unwrap_or_else(|| Seat(s.seat).to_string()))
+            .collect(),
+    };
+    let mut session = entry.load(setup, config)?;
+    for (seq, body) in actions {
+        let step = apply_logged(session.as_mut(), body)?;
+        if let Some((after, f)) = sink.as_mut()
+            && *seq > *after
+        {
+            f(session.as_ref(), &step);
+        }
+    }
+    Ok(session)
+}
+
+/// Applies one stored log entry.
+fn apply_logged(session: &mut dyn Session, body: &str) -> Result<Step, ApiError> {
+    let logged: LoggedAction = serde_json::from_str(body)
+        .map_err(|e| ApiError::Unavailable(format!("unreadable log entry: {e}")))?;
+    session
+        .apply_recorded(logged.action)
+        .map_err(|e| ApiError::Unavailable(format!("log entry no longer applies: {e}")))
+}
+
+/// One step as `audience` may see it: the action only for the seat that took it, the
+/// events filtered for the audience, and each event in words.
+pub(crate) fn step_json(session: &dyn Session, step: &Step, audience: Audience) -> Value {
+    let events = step.events_for(audience);
+    let mine = matches!((step.by, audience), (Actor::Seat(a), Some(b)) if a == b);
+    let mut out = json!({
+        "index": step.index,
+        "by": step.by,
+        "events": events,
+        "text": events.iter().map(|e| session.describe_event(e)).collect::<Vec<_>>(),
+    });
+    if mine {
+        out["action"] = step.action.clone();
+    }
+    out
+}
+
+/// Seats as everyone may see them (no token hashes, no notification addresses).
+pub(crate) fn public_seats(seats: &[SeatRow]) -> Vec<Value> {
+    seats
+        .iter()
+        .map(|s| {
+            json!({
+                "seat": s.seat,
+                "kind": s.kind,
+                "bot_level": s.bot_level,
+                "name": s.name,
+                "claimed": s.name.is_some(),
+                "open": s.kind == "person" && s.token_hash.is_none(),
+                "resigned": s.resigned,
+            })
+        })
+        .collect()
+}
