@@ -1,0 +1,543 @@
+//! The server through its HTTP and WebSocket API, on a real SQLite file and on the real
+//! PostgreSQL at 127.0.0.1:5432: whole games between test clients and bots, records
+//! that replay and verify, stale versions, seat security, hidden information.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use common::{Dice, TestServer, check_views, config, pg_url, play_out, sqlite_url};
+use futures_util::StreamExt;
+use protocol::Catalog;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+/// Collects every text message of a WebSocket in the background.
+async fn listen(
+    server: &TestServer,
+    id: &str,
+    token: Option<&str>,
+    since: Option<u64>,
+) -> Arc<Mutex<Vec<Value>>> {
+    let mut url = format!(
+        "{}/api/games/{id}/live?",
+        server.base.replace("http://", "ws://")
+    );
+    if let Some(token) = token {
+        url.push_str(&format!("token={token}&"));
+    }
+    if let Some(since) = since {
+        url.push_str(&format!("since={since}"));
+    }
+    let (mut socket, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("websocket");
+    let messages = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&messages);
+    tokio::spawn(async move {
+        while let Some(Ok(message)) = socket.next().await {
+            if let tokio_tungstenite::tungstenite::Message::Text(text) = message {
+                sink.lock()
+                    .unwrap()
+                    .push(serde_json::from_str(&text).unwrap());
+            }
+        }
+    });
+    messages
+}
+
+/// The last version a WebSocket listener has heard of.
+fn heard_version(messages: &Arc<Mutex<Vec<Value>>>) -> u64 {
+    messages
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["version"].as_u64())
+        .max()
+        .unwrap_or(0)
+}
+
+async fn wait_heard(messages: &Arc<Mutex<Vec<Value>>>, version: u64) {
+    for _ in 0..400 {
+        if heard_version(messages) >= version {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!(
+        "the listener never heard of version {version}; it has {}",
+        heard_version(messages)
+    );
+}
+
+/// The steps a listener received, in order, checked for gaps.
+fn heard_steps(messages: &Arc<Mutex<Vec<Value>>>) -> Vec<Value> {
+    let mut steps = Vec::new();
+    for m in messages
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|m| m["type"] == "actions")
+    {
+        steps.extend(m["steps"].as_array().unwrap().iter().cloned());
+    }
+    for (i, step) in steps.iter().enumerate() {
+        assert_eq!(
+            step["index"].as_u64(),
+            Some(i as u64),
+            "steps arrive in order, none missing"
+        );
+    }
+    steps
+}
+
+/// A whole 2-player classic game between two HTTP clients, with a spectator and a
+/// seat listening live; the record replays and verifies, and every view either client
+/// was shown is the engine's view of that seat.
+async fn whole_game(server: &TestServer, seed: u64) {
+    let (id, tokens) = server
+        .create(json!({
+            "game": "viktory", "preset": "classic",
+            // the empires are scored after 20 game turns, if no one conquered
+            // before; random play rarely conquers, and its games run to 50,000 actions.
+            "options": {"max_turns": 20},
+            "seats": [{"name": "Ann"}, {"name": "Bob"}]
+        }))
+        .await;
+    let spectator = listen(server, &id, None, Some(0)).await;
+    let seat0 = listen(server, &id, tokens[0].as_deref(), Some(0)).await;
+    let seen = play_out(server, &id, &tokens, seed, 200_000).await;
+    let state = server.wait_over(&id, Duration::from_secs(5)).await;
+    let version = state["version"].as_u64().unwrap();
+    assert!(
+        state["to_move"]["over"]["winners"].is_array(),
+        "{}",
+        state["to_move"]
+    );
+    // The seed is revealed at the end and matches the commitment.
+    let seed_hex = state["seed"].as_str().expect("seed revealed").to_owned();
+    let (status, record) = server.get(&format!("/api/games/{id}/record"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(record["seed"], json!(seed_hex));
+    let dice = record["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["action"]["type"] == "die")
+        .count();
+    eprintln!(
+        "whole game {id}: {version} actions, {dice} dice, {} views checked, {}",
+        seen.len(),
+        state["to_move"]
+    );
+    let catalog = Catalog::new().with::<viktory::Viktory>();
+    let summary = catalog
+        .for_record(&record)
+        .unwrap()
+        .verify(record.clone())
+        .unwrap();
+    assert_eq!(summary.actions as u64, version);
+    assert!(summary.chance_verified.unwrap() > 0);
+    assert_eq!(json!(summary.to_move), state["to_move"]);
+    check_views::<viktory::Viktory>(&record, &seen);
+    // Live listeners heard every step, in order.
+    wait_heard(&spectator, version).await;
+    wait_heard(&seat0, version).await;
+    assert_eq!(heard_steps(&spectator).len() as u64, version);
+    let mine = heard_steps(&seat0);
+    assert_eq!(mine.len() as u64, version);
+    // The seat's own actions carry the action; the opponent's do not.
+    for (step, recorded) in mine.iter().zip(record["actions"].as_array().unwrap()) {
+        match recorded["by"]["seat"].as_u64() {
+            Some(0) => assert_eq!(step["action"], recorded["action"]),
+            _ => assert!(step.get("action").is_none(), "{step}"),
+        }
+    }
+    // No response leaked a token hash or, before the end, the seed.
+    let bodies = server.bodies.lock().unwrap();
+    for token in tokens.iter().flatten() {
+        let hash = server::hash_token(token);
+        assert!(
+            bodies.iter().all(|b| !b.contains(&hash)),
+            "a token hash leaked"
+        );
+    }
+    let before_end = bodies.iter().take_while(|b| !b.contains("\"over\""));
+    assert!(
+        before_end.into_iter().all(|b| !b.contains(&seed_hex)),
+        "the seed leaked early"
+    );
+    for message in spectator
+        .lock()
+        .unwrap()
+        .iter()
+        .chain(seat0.lock().unwrap().iter())
+    {
+        let text = message.to_string();
+        assert!(!text.contains(&seed_hex));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_over_http_on_sqlite() {
+    let server = TestServer::start(config(&sqlite_url("whole"))).await;
+    whole_game(&server, 11).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_over_http_on_postgres() {
+    let server = TestServer::start(config(&pg_url())).await;
+    whole_game(&server, 12).await;
+    server.stop().await;
+}
+
+/// Three bots play to the end by themselves; their record verifies.
+async fn bot_game(server: &TestServer) {
+    let (id, tokens) = server
+        .create(json!({
+            "game": "viktory", "preset": "classic", "options": {"max_turns": 20},
+            "seats": [{"kind": "bot"}, {"kind": "bot", "level": "random"}, {"kind": "bot"}]
+        }))
+        .await;
+    assert!(tokens.iter().all(Option::is_none));
+    let state = server.wait_over(&id, Duration::from_secs(120)).await;
+    let (_, record) = server.get(&format!("/api/games/{id}/record"), None).await;
+    let catalog = Catalog::new().with::<viktory::Viktory>();
+    let summary = catalog.for_record(&record).unwrap().verify(record).unwrap();
+    assert_eq!(summary.actions as u64, state["version"].as_u64().unwrap());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_play_a_game_on_sqlite() {
+    let server = TestServer::start(config(&sqlite_url("bots"))).await;
+    bot_game(&server).await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_play_a_game_on_postgres() {
+    let server = TestServer::start(config(&pg_url())).await;
+    bot_game(&server).await;
+    server.stop().await;
+}
+
+/// A person against a bot: the bot answers every turn through the checked path.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_against_a_bot() {
+    let server = TestServer::start(config(&sqlite_url("person-bot"))).await;
+    let (id, tokens) = server
+        .create(json!({
+            "game": "viktory", "options": {"max_turns": 20},
+            "seats": [{"name": "Ann"}, {"kind": "bot"}]
+        }))
+        .await;
+    play_out(&server, &id, &tokens, 5, 200_000).await;
+    let state = server.wait_over(&id, Duration::from_secs(10)).await;
+    assert!(state["to_move"]["over"].is_object());
+    server.stop().await;
+}
+
+/// Two clients of one seat post different actions at the same version: exactly one
+/// wins, the other is told its version is stale, and the log holds only the winner.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn racing_clients_one_wins() {
+    let server = TestServer::start(config(&sqlite_url("race"))).await;
+    let (id, tokens) = server
+        .create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
+        .await;
+    let mut dice = Dice::new(3);
+    let mut rounds = 0;
+    while rounds < 20 {
+        let mut mover = None;
+        for token in tokens.iter().flatten() {
+            let state = server.state(&id, Some(token)).await;
+            if state["legal"].as_array().unwrap().len() >= 2 {
+                mover = Some((token.clone(), state));
+                break;
+            }
+        }
+        let Some((token, state)) = mover else {
+            // A single choice: take it and look again.
+            for token in tokens.iter().flatten() {
+                let state = server.state(&id, Some(token)).await;
+                if let Some(action) = state["legal"].as_array().unwrap().first() {
+                    let v = state["version"].as_u64().unwrap();
+                    server.act(&id, token, v, action).await;
+                }
+            }
+            continue;
+        };
+        let version = state["version"].as_u64().unwrap();
+        let legal = state["legal"].as_array().unwrap();
+        let a = legal[dice.below(legal.len())].clone();
+        let b = legal.iter().find(|x| **x != a).unwrap().clone();
+        let (ra, rb) = tokio::join!(
+            server.act(&id, &token, version, &a),
+            server.act(&id, &token, version, &b)
+        );
+        let statuses = [ra.0, rb.0];
+        assert_eq!(
+            statuses.iter().filter(|s| **s == StatusCode::OK).count(),
+            1,
+            "{ra:?} {rb:?}"
+        );
+        let loser = if ra.0 == StatusCode::OK { &rb.1 } else { &ra.1 };
+        assert_eq!(loser["code"], "stale_version", "{loser}");
+        let winner = if ra.0 == StatusCode::OK { &a } else { &b };
+        let (_, steps) = server
+            .get(
+                &format!("/api/games/{id}/steps?since={version}"),
+                Some(&token),
+            )
+            .await;
+        assert_eq!(&steps["steps"][0]["action"], winner);
+        rounds += 1;
+    }
+    server.stop().await;
+}
+
+/// A token acts and sees only for its own seat; bad tokens are refused; spectators get
+/// the public view and no legal actions.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tokens_open_only_their_seat() {
+    let server = TestServer::start(config(&sqlite_url("tokens"))).await;
+    let (id, tokens) = server
+        .create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
+        .await;
+    let (t0, t1) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    let s0 = server.state(&id, Some(&t0)).await;
+    let s1 = server.state(&id, Some(&t1)).await;
+    assert_eq!(s0["you"], 0);
+    assert_eq!(s1["you"], 1);
+    assert_eq!(s0["to_move"], json!({"seat": 0}));
+    assert!(s1["legal"].as_array().unwrap().is_empty());
+    let version = s0["version"].as_u64().unwrap();
+    let action = s0["legal"][0].clone();
+    // Seat 1's token cannot play seat 0's move.
+    let (status, body) = server.act(&id, &t1, version, &action).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(body["code"], "not_your_turn");
+    // A wrong token opens nothing, for acting or reading.
+    let forged = format!("{}0", &t0[..t0.len() - 1]);
+    let (status, body) = server.act(&id, &forged, version, &action).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::FORBIDDEN, Some("bad_token"))
+    );
+    let (status, _) = server.get(&format!("/api/games/{id}"), Some(&forged)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // A token of another game opens nothing here.
+    let (other, other_tokens) = server
+        .create(json!({"game": "viktory", "seats": [{"name": "C"}, {"name": "D"}]}))
+        .await;
+    let (status, _) = server
+        .act(&other, tokens[0].as_deref().unwrap(), 0, &action)
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let _ = other_tokens;
+    // Spectators see the public view and cannot act.
+    let spectator = server.state(&id, None).await;
+    assert_eq!(spectator["you"], Value::Null);
+    assert!(spectator["legal"].as_array().unwrap().is_empty());
+    let (status, _) = server
+        .post(
+            &format!("/api/games/{id}/actions"),
+            None,
+            json!({"version": version, "action": action}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    // Nothing changed.
+    assert_eq!(server.state(&id, Some(&t0)).await, s0);
+    // Illegal and stale actions are refused with the rule or the version.
+    let (status, body) = server
+        .act(
+            &id,
+            &t0,
+            version,
+            &json!({"type": "found_capital", "hex": [40, 40]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(body["rule"], "4.0", "{body}");
+    let (status, body) = server.act(&id, &t0, version + 5, &action).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::CONFLICT, Some("stale_version"))
+    );
+    let (status, body) = server.get("/api/games/0123456789ab", None).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("not_found"))
+    );
+    assert_eq!(server.state(&id, Some(&t0)).await, s0);
+    server.stop().await;
+}
+
+/// The online ruleset with Dark fog and independent exploration: every view and live
+/// message a seat got is exactly the engine's for that seat (checked against the
+/// record once the game ends by resignation), and a seat's record of a running game
+/// holds only its own filtered steps.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fog_stays_on_the_server() {
+    let server = TestServer::start(config(&sqlite_url("fog"))).await;
+    let (id, tokens) = server
+        .create(json!({
+            "game": "viktory", "preset": "online",
+            "options": {"dark": true, "independent_exploration": true},
+            "seats": [{"name": "Ann"}, {"name": "Bob"}]
+        }))
+        .await;
+    let live1 = listen(&server, &id, tokens[1].as_deref(), Some(0)).await;
+    let seen = play_out(&server, &id, &tokens, 21, 150).await;
+    let version = server.state(&id, None).await["version"].as_u64().unwrap();
+    // A seat's record of a running game: a seat log, with no seed and no setup.
+    let (status, log) = server
+        .get(&format!("/api/games/{id}/record"), tokens[1].as_deref())
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(log["kind"], "seat_log");
+    assert!(log.get("setup").is_none() && log.get("seed").is_none());
+    wait_heard(&live1, version).await;
+    // The live steps seat 1 heard equal its logged steps.
+    let heard = heard_steps(&live1);
+    assert_eq!(
+        heard.as_slice(),
+        log["steps"].as_array().unwrap().as_slice()
+    );
+    // End the game: seat 0 resigns, seat 1 wins, the full record is published.
+    let (status, _) = server
+        .post(
+            &format!("/api/games/{id}/resign"),
+            tokens[0].as_deref(),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let state = server.state(&id, None).await;
+    assert_eq!(state["status"], "over");
+    assert_eq!(
+        state["result"],
+        json!({"winners": [1], "reason": "resignation"})
+    );
+    let (_, record) = server.get(&format!("/api/games/{id}/record"), None).await;
+    check_views::<viktory::Viktory>(&record, &seen);
+    // Replaying the record, each step's events filtered for seat 1 are what it heard.
+    let full: engine::GameRecord<viktory::Viktory> = serde_json::from_value(record).unwrap();
+    let mut game = <viktory::Viktory as engine::Game>::from_setup(&full.setup).unwrap();
+    for (step, heard) in full.actions.iter().zip(&heard) {
+        let events = engine::Game::apply_unchecked(&mut game, step.action.clone());
+        let filtered: Vec<Value> = events
+            .iter()
+            .filter_map(|e| engine::Game::event_for(&game, e, Some(engine::Seat(1))))
+            .map(|e| serde_json::to_value(e).unwrap())
+            .collect();
+        assert_eq!(
+            &json!(filtered),
+            &heard["events"],
+            "step {}",
+            heard["index"]
+        );
+    }
+    // Every hidden tile's terrain is absent from seat 1's messages unless its events
+    // revealed it: the per-step comparison above covers it; token hashes never appear.
+    {
+        let bodies = server.bodies.lock().unwrap();
+        for token in tokens.iter().flatten() {
+            let hash = server::hash_token(token);
+            assert!(bodies.iter().all(|b| !b.contains(&hash)));
+        }
+    }
+    server.stop().await;
+}
+
+/// Random bytes and random well-formed but illegal requests never crash the server and
+/// never change the game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_changes_nothing() {
+    let server = TestServer::start(config(&sqlite_url("fuzz"))).await;
+    let (id, tokens) = server
+        .create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
+        .await;
+    // Play a little so that there is a position with many legal actions.
+    play_out(&server, &id, &tokens, 9, 12).await;
+    let token = tokens[0].clone().unwrap();
+    let before: Vec<Value> =
+        futures_util::future::join_all(tokens.iter().flatten().map(|t| server.state(&id, Some(t))))
+            .await;
+    let version = before[0]["version"].as_u64().unwrap();
+    let legal: Vec<Value> = before
+        .iter()
+        .flat_map(|s| s["legal"].as_array().unwrap().clone())
+        .collect();
+    let mut dice = Dice::new(77);
+    let paths = [
+        format!("/api/games/{id}/actions"),
+        format!("/api/games/{id}/join"),
+        "/api/games".to_owned(),
+        format!("/api/games/{id}/messages"),
+        format!("/api/games/{id}/notify"),
+        format!("/api/games/{id}/seats/9/claim"),
+        format!("/api/games/{id}x/actions"),
+    ];
+    let mut refused = 0;
+    for round in 0..1500 {
+        let path = &paths[dice.below(paths.len())];
+        let raw = match round % 3 {
+            // Random bytes.
+            0 => (0..dice.below(300))
+                .map(|_| dice.byte())
+                .collect::<Vec<u8>>(),
+            // A legal action's shape with a field changed, at a random version.
+            1 => {
+                let mut action = legal[dice.below(legal.len())].clone();
+                if let Some(object) = action.as_object_mut() {
+                    let keys: Vec<String> = object.keys().cloned().collect();
+                    let key = &keys[dice.below(keys.len())];
+                    object[key] = match dice.below(5) {
+                        0 => json!(dice.below(1000) as i64 - 500),
+                        1 => json!([dice.below(60) as i64 - 30, dice.below(60) as i64 - 30]),
+                        2 => json!("nonsense"),
+                        3 => Value::Null,
+                        _ => json!({"x": []}),
+                    };
+                }
+                let v = if dice.below(2) == 0 {
+                    version
+                } else {
+                    dice.below(100) as u64
+                };
+                serde_json::to_vec(&json!({"version": v, "action": action})).unwrap()
+            }
+            // Well-formed JSON of the wrong shape.
+            _ => {
+                serde_json::to_vec(&json!({"version": "x", "name": [1], "seats": 3, "text": null}))
+                    .unwrap()
+            }
+        };
+        let mut request = server.http.post(format!("{}{path}", server.base)).body(raw);
+        if dice.below(2) == 0 {
+            request = request.header("content-type", "application/json");
+        }
+        if dice.below(3) > 0 {
+            request = request.bearer_auth(&token);
+        }
+        let response = request.send().await.expect("the server answers");
+        let status = response.status();
+        let body: Value = response.json().await.unwrap_or(Value::Null);
+        if status.is_client_error() {
+            refused += 1;
+            assert!(body["code"].is_string(), "a JSON reason: {status} {body}");
+        } else {
+            assert!(status.is_success(), "{status} {body}");
+        }
+    }
+    assert!(refused > 1000, "refused {refused}");
+    let after: Vec<Value> =
+        futures_util::future::join_all(tokens.iter().flatten().map(|t| server.state(&id, Some(t))))
+            .await;
+    assert_eq!(after, before, "the game did not change");
+    server.stop().await;
+}
