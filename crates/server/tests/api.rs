@@ -25,10 +25,10 @@ async fn listen(
         server.base.replace("http://", "ws://")
     );
     if let Some(token) = token {
-        url.push_str(&format!("token={token}&"));
+        url = format!("{url}token={token}&");
     }
     if let Some(since) = since {
-        url.push_str(&format!("since={since}"));
+        url = format!("{url}since={since}");
     }
     let (mut socket, _) = tokio_tungstenite::connect_async(url)
         .await
@@ -202,7 +202,7 @@ async fn bot_game(server: &TestServer) {
         }))
         .await;
     assert!(tokens.iter().all(Option::is_none));
-    let state = server.wait_over(&id, Duration::from_secs(120)).await;
+    let state = server.wait_over(&id, Duration::from_mins(2)).await;
     let (_, record) = server.get(&format!("/api/games/{id}/record"), None).await;
     let catalog = Catalog::new().with::<viktory::Viktory>();
     let summary = catalog.for_record(&record).unwrap().verify(record).unwrap();
@@ -428,7 +428,7 @@ async fn fog_stays_on_the_server() {
     let full: engine::GameRecord<viktory::Viktory> = serde_json::from_value(record).unwrap();
     let mut game = <viktory::Viktory as engine::Game>::from_setup(&full.setup).unwrap();
     for (step, heard) in full.actions.iter().zip(&heard) {
-        let events = engine::Game::apply_unchecked(&mut game, step.action.clone());
+        let events = engine::Game::apply_unchecked(&mut game, step.action);
         let filtered: Vec<Value> = events
             .iter()
             .filter_map(|e| engine::Game::event_for(&game, e, Some(engine::Seat(1))))
