@@ -306,21 +306,28 @@ async fn tokens_open_only_their_seat() {
     let (id, tokens) = server
         .create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
         .await;
-    let (t0, t1) = (tokens[0].clone().unwrap(), tokens[1].clone().unwrap());
+    // t0 opens the seat that moves first (drawn at the start), t1 the other.
+    let first = server.state(&id, None).await["to_move"]["seat"]
+        .as_u64()
+        .unwrap() as usize;
+    let (t0, t1) = (
+        tokens[first].clone().unwrap(),
+        tokens[1 - first].clone().unwrap(),
+    );
     let s0 = server.state(&id, Some(&t0)).await;
     let s1 = server.state(&id, Some(&t1)).await;
-    assert_eq!(s0["you"], 0);
-    assert_eq!(s1["you"], 1);
-    assert_eq!(s0["to_move"], json!({"seat": 0}));
+    assert_eq!(s0["you"], first);
+    assert_eq!(s1["you"], 1 - first);
     assert!(s1["legal"].as_array().unwrap().is_empty());
     let version = s0["version"].as_u64().unwrap();
     let action = s0["legal"][0].clone();
-    // Seat 1's token cannot play seat 0's move.
+    // The other seat's token cannot play the first seat's move.
     let (status, body) = server.act(&id, &t1, version, &action).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(body["code"], "not_your_turn");
     // A wrong token opens nothing, for acting or reading.
-    let forged = format!("{}0", &t0[..t0.len() - 1]);
+    let last = if t0.ends_with('0') { '1' } else { '0' };
+    let forged = format!("{}{last}", &t0[..t0.len() - 1]);
     let (status, body) = server.act(&id, &forged, version, &action).await;
     assert_eq!(
         (status, body["code"].as_str()),
@@ -332,9 +339,7 @@ async fn tokens_open_only_their_seat() {
     let (other, other_tokens) = server
         .create(json!({"game": "viktory", "seats": [{"name": "C"}, {"name": "D"}]}))
         .await;
-    let (status, _) = server
-        .act(&other, tokens[0].as_deref().unwrap(), 0, &action)
-        .await;
+    let (status, _) = server.act(&other, &t0, 0, &action).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     let _ = other_tokens;
     // Spectators see the public view and cannot act.
