@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use common::{TestServer, config, sqlite_url};
+use futures_util::StreamExt;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -198,7 +199,6 @@ async fn messages_reach_the_table() {
         .await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     // The live listener got both messages.
-    use futures_util::StreamExt;
     let mut got = Vec::new();
     while got.len() < 2 {
         let next = tokio::time::timeout(Duration::from_secs(5), socket.next())
