@@ -10,6 +10,7 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::extract::{Path, RawQuery, State};
 use axum::http::HeaderMap;
 use axum::response::Response;
+use futures_util::SinkExt;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -105,13 +106,30 @@ async fn run(
         tokio::select! {
             update = updates.recv() => match update {
                 Ok(update) => {
-                    if let Some((_, to)) = update.actions {
-                        if to <= sent {
-                            continue;
+                    // Write every update already waiting, then flush once: fewer
+                    // system calls when a busy game outpaces the connection.
+                    let mut next = Some(update);
+                    while let Some(update) = next.take() {
+                        let fresh = match update.actions {
+                            Some((_, to)) if to <= sent => false,
+                            Some((_, to)) => {
+                                sent = to;
+                                true
+                            }
+                            None => true,
+                        };
+                        if fresh {
+                            socket
+                                .feed(Message::Text(update.text_for(who)))
+                                .await
+                                .map_err(|e| ApiError::malformed(format!("send failed: {e}")))?;
                         }
-                        sent = to;
+                        next = updates.try_recv().ok();
                     }
-                    send(&mut socket, update.text_for(who)).await?;
+                    socket
+                        .flush()
+                        .await
+                        .map_err(|e| ApiError::malformed(format!("send failed: {e}")))?;
                 }
                 Err(RecvError::Lagged(_)) => {
                     sent = catch_up(hub, &mut socket, id, who, sent).await?;

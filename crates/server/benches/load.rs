@@ -1,0 +1,225 @@
+//! Load benchmark: `cargo bench -p server --bench load`.
+//!
+//! Starts the server on a fresh SQLite file (WAL, `synchronous=FULL`: every
+//! acknowledged action is on disk) and drives it over loopback HTTP with `CLIENTS`
+//! concurrent players, each playing its own 2-player classic game (a new one when a
+//! game ends): read the state, post a legal action, repeat. Reports acknowledged
+//! actions per second and the latency of the acknowledging POST (p50, p99), first
+//! alone and then with `SPECTATORS` WebSocket spectators connected to the games.
+//!
+//! Environment: `HEXWAR_BENCH_SECS` (per phase, default 10), `HEXWAR_BENCH_CLIENTS`
+//! (default 16), `HEXWAR_BENCH_SPECTATORS` (default 500), `HEXWAR_BENCH_DATABASE`
+//! (default a temp SQLite file; a `postgres://` URL measures PostgreSQL).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+struct Totals {
+    acks: AtomicU64,
+    gets: AtomicU64,
+    refused: AtomicU64,
+    spectator_messages: AtomicU64,
+}
+
+async fn new_game(http: &reqwest::Client, base: &str) -> (String, Vec<String>) {
+    let created: Value = http
+        .post(format!("{base}/api/games"))
+        .json(&json!({
+            "game": "viktory", "options": {"max_turns": 20},
+            "seats": [{"name": "A"}, {"name": "B"}]
+        }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let tokens = created["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["token"].as_str().unwrap().to_owned())
+        .collect();
+    (created["id"].as_str().unwrap().to_owned(), tokens)
+}
+
+/// One player client: plays games until `stop`, returning POST latencies (µs).
+async fn client(
+    base: String,
+    seed: u64,
+    stop: Arc<AtomicBool>,
+    totals: Arc<Totals>,
+    games: Arc<std::sync::Mutex<Vec<String>>>,
+) -> Vec<u32> {
+    let http = reqwest::Client::new();
+    let mut latencies = Vec::new();
+    let mut rng = seed.max(1);
+    let (mut id, mut tokens) = new_game(&http, &base).await;
+    games.lock().unwrap().push(id.clone());
+    let mut seat = 0;
+    while !stop.load(Ordering::Relaxed) {
+        let state: Value = http
+            .get(format!("{base}/api/games/{id}"))
+            .bearer_auth(&tokens[seat])
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        totals.gets.fetch_add(1, Ordering::Relaxed);
+        if state["status"] == "over" {
+            (id, tokens) = new_game(&http, &base).await;
+            games.lock().unwrap().push(id.clone());
+            continue;
+        }
+        if let Some(s) = state["to_move"]["seat"].as_u64()
+            && s as usize != seat
+        {
+            seat = s as usize;
+            continue;
+        }
+        let legal = state["legal"].as_array().cloned().unwrap_or_default();
+        if legal.is_empty() {
+            continue;
+        }
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let action = &legal[(rng % legal.len() as u64) as usize];
+        let body = json!({"version": state["version"], "action": action});
+        let start = Instant::now();
+        let response = http
+            .post(format!("{base}/api/games/{id}/actions"))
+            .bearer_auth(&tokens[seat])
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let ok = response.status().is_success();
+        let _ = response.bytes().await;
+        latencies.push(start.elapsed().as_micros() as u32);
+        if ok {
+            totals.acks.fetch_add(1, Ordering::Relaxed);
+        } else {
+            totals.refused.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    latencies
+}
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    f64::from(sorted[i]) / 1000.0
+}
+
+async fn phase(base: &str, clients: usize, secs: u64, spectators: usize) -> String {
+    let stop = Arc::new(AtomicBool::new(false));
+    let totals = Arc::new(Totals {
+        acks: AtomicU64::new(0),
+        gets: AtomicU64::new(0),
+        refused: AtomicU64::new(0),
+        spectator_messages: AtomicU64::new(0),
+    });
+    let games = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut tasks = Vec::new();
+    for c in 0..clients {
+        tasks.push(tokio::spawn(client(
+            base.to_owned(),
+            c as u64 + 1,
+            Arc::clone(&stop),
+            Arc::clone(&totals),
+            Arc::clone(&games),
+        )));
+    }
+    // Spectators: spread over the games the clients have opened.
+    while games.lock().unwrap().len() < clients {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let ids: Vec<String> = games.lock().unwrap().clone();
+    let mut sockets = Vec::new();
+    for s in 0..spectators {
+        let url = format!(
+            "{}/api/games/{}/live",
+            base.replace("http", "ws"),
+            ids[s % ids.len()]
+        );
+        let (socket, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("websocket");
+        let totals = Arc::clone(&totals);
+        sockets.push(tokio::spawn(async move {
+            let mut socket = socket;
+            while let Some(Ok(_)) = socket.next().await {
+                totals.spectator_messages.fetch_add(1, Ordering::Relaxed);
+            }
+        }));
+    }
+    // Measure from here.
+    let acks0 = totals.acks.load(Ordering::Relaxed);
+    let start = Instant::now();
+    tokio::time::sleep(Duration::from_secs(secs)).await;
+    let elapsed = start.elapsed().as_secs_f64();
+    let acks = totals.acks.load(Ordering::Relaxed) - acks0;
+    stop.store(true, Ordering::Relaxed);
+    let mut latencies = Vec::new();
+    for t in tasks {
+        latencies.extend(t.await.unwrap());
+    }
+    for s in sockets {
+        s.abort();
+    }
+    latencies.sort_unstable();
+    format!(
+        "{clients} clients, {spectators} spectators: {:.0} acknowledged actions/s; POST latency p50 {:.2} ms, p99 {:.2} ms, max {:.1} ms; {} GETs, {} refused, {} spectator messages",
+        acks as f64 / elapsed,
+        percentile(&latencies, 0.50),
+        percentile(&latencies, 0.99),
+        percentile(&latencies, 1.0),
+        totals.gets.load(Ordering::Relaxed),
+        totals.refused.load(Ordering::Relaxed),
+        totals.spectator_messages.load(Ordering::Relaxed),
+    )
+}
+
+fn main() {
+    // `cargo bench` passes flags such as --bench; this benchmark takes none.
+    let secs = env_or("HEXWAR_BENCH_SECS", 10u64);
+    let clients = env_or("HEXWAR_BENCH_CLIENTS", 16usize);
+    let spectators = env_or("HEXWAR_BENCH_SPECTATORS", 500usize);
+    let dir = std::env::temp_dir().join(format!("hexwar-load-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let database = std::env::var("HEXWAR_BENCH_DATABASE")
+        .unwrap_or_else(|_| format!("sqlite://{}", dir.join("load.db").display()));
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let config = server::Config {
+            listen: "127.0.0.1:0".parse().unwrap(),
+            database: database.clone(),
+            rate_per_second: 0,
+            ..server::Config::default()
+        };
+        let running = server::start(config).await.unwrap();
+        let base = format!("http://{}", running.addr);
+        println!("load benchmark against {database} ({secs} s per phase)");
+        println!("{}", phase(&base, clients, secs, 0).await);
+        println!("{}", phase(&base, clients, secs, spectators).await);
+        running.stop().await.unwrap();
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
