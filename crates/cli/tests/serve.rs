@@ -166,6 +166,33 @@ async fn acknowledged_actions_survive_kill_9() {
             );
         }
     }
+    // A seat's record of the running game is its own log, which `hexwar replay` shows.
+    let (_, log) = call(
+        &http,
+        format!("{}/api/games/{id}/record", second.base),
+        Some(&tokens[0]),
+        None,
+    )
+    .await;
+    assert_eq!(log["kind"], "seat_log");
+    let file = std::env::temp_dir().join(format!("hexwar-seatlog-{id}.json"));
+    std::fs::write(&file, log.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .arg("replay")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("as Seat 1 sees it"));
+    let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+        .arg("verify")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        !out.status.success(),
+        "a running game's log cannot be verified"
+    );
     // And the game goes on from where it was.
     let (_, state) = call(
         &http,
@@ -213,12 +240,20 @@ async fn two_servers_on_one_postgres_play_one_game() {
             }
         }
     });
-    // Seat 0 moves on the first server; with no request to the second, its spectator
-    // hears of it (LISTEN/NOTIFY).
+    // The first player (drawn at the start) moves on the first server; with no request
+    // to the second, its spectator hears of it (LISTEN/NOTIFY).
     let (_, state) = call(
         &http,
         format!("{}/api/games/{id}", servers[0].base),
-        Some(&tokens[0]),
+        None,
+        None,
+    )
+    .await;
+    let first = state["to_move"]["seat"].as_u64().unwrap() as usize;
+    let (_, state) = call(
+        &http,
+        format!("{}/api/games/{id}", servers[0].base),
+        Some(&tokens[first]),
         None,
     )
     .await;
@@ -226,7 +261,7 @@ async fn two_servers_on_one_postgres_play_one_game() {
     let (status, ack) = call(
         &http,
         format!("{}/api/games/{id}/actions", servers[0].base),
-        Some(&tokens[0]),
+        Some(&tokens[first]),
         Some(json!({"version": version, "action": state["legal"][0]})),
     )
     .await;
@@ -292,6 +327,23 @@ async fn two_servers_on_one_postgres_play_one_game() {
     .await;
     assert_eq!(a, b);
     assert_eq!(a["actions"].as_array().unwrap().len() as u64, version);
+    // `hexwar verify` proves the downloaded record's dice; `hexwar replay` accepts it.
+    let file = std::env::temp_dir().join(format!("hexwar-record-{id}.json"));
+    std::fs::write(&file, a.to_string()).unwrap();
+    for command in ["verify", "replay"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hexwar"))
+            .arg(command)
+            .arg(&file)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{command}: {text} {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains(&format!("{version} actions")), "{text}");
+    }
     for _ in 0..200 {
         if *heard.lock().unwrap() >= version {
             break;

@@ -415,3 +415,35 @@ async fn limits_answer_in_json() {
     assert_eq!(server.get("/healthz", None).await.0, StatusCode::OK);
     server.stop().await;
 }
+
+/// Stopping the server while bots play leaves a log that rebuilds, and bots resume when
+/// the server starts again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_graceful_stop_keeps_the_log_whole_and_bots_resume() {
+    let database = sqlite_url("graceful");
+    let server = TestServer::start(config(&database)).await;
+    let (id, _) = server
+        .create(json!({"game": "viktory", "seats": [{"kind": "bot"}, {"kind": "bot"}]}))
+        .await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    server.stop().await;
+    let store = server::Store::open(&database).await.unwrap();
+    let row = store.game(&id).await.unwrap();
+    let actions = store.actions(&id, 0).await.unwrap();
+    assert_eq!(row.seq, actions.len() as u64);
+    assert!(row.seq > 20, "the bots played ({} actions)", row.seq);
+    drop(store);
+    let again = TestServer::start(config(&database)).await;
+    let before = again.state(&id, None).await["version"].as_u64().unwrap();
+    assert!(before >= row.seq);
+    let mut after = before;
+    for _ in 0..200 {
+        after = again.state(&id, None).await["version"].as_u64().unwrap();
+        if after > before {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(after > before, "the bots went on playing");
+    again.stop().await;
+}
