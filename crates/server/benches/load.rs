@@ -36,7 +36,9 @@ async fn new_game(http: &reqwest::Client, base: &str) -> (String, Vec<String>) {
     let created: Value = http
         .post(format!("{base}/api/games"))
         .json(&json!({
-            "game": "viktory", "options": {"max_turns": 20},
+            // No turn limit: random games run for tens of thousands of actions, so the
+            // games spectators watch stay busy for the whole phase.
+            "game": "viktory",
             "seats": [{"name": "A"}, {"name": "B"}]
         }))
         .send()
