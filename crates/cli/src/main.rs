@@ -53,7 +53,7 @@ struct ServeArgs {
     /// The game database: `sqlite://FILE` (created if missing) or `postgres://...`
     #[arg(long, env = "HEXWAR_DATABASE", default_value = "sqlite://hexwar.db")]
     database: String,
-    /// Folder of the web client (default: ./web, else the one in the source tree).
+    /// Folder of the web client (default: ./web/app, else the one in the source tree).
     #[arg(long, env = "HEXWAR_WEB")]
     web: Option<PathBuf>,
     /// The address players use to reach this server, for invite links
@@ -102,8 +102,8 @@ impl ServeArgs {
     fn config(self) -> server::Config {
         let web = self.web.or_else(|| {
             [
-                PathBuf::from("web"),
-                Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web"),
+                PathBuf::from("web/app"),
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/app"),
             ]
             .into_iter()
             .find(|d| d.join("index.html").exists())

@@ -20,6 +20,9 @@ pub struct View {
     pub to_move: ToMove,
     /// Each seat's empire points (5.3); `None` where the seat cannot know them (Dark).
     pub scores: Vec<Option<u16>>,
+    /// The board's side S: the map is the hexagon of side S, whose outer ring is
+    /// the sea (drawn by clients; the tiles inside are in `position`).
+    pub board_side: u8,
     /// The position as the seat may see it.
     pub position: Setup,
     /// Colorblind (online rules): show every other seat as the same enemy.
@@ -53,6 +56,7 @@ pub fn view(s: &Viktory, seat: Option<Seat>) -> View {
             .map(|p| (!dark || seat == Some(p)).then(|| s.score(p)))
             .collect(),
         colorblind: s.rules.colorblind,
+        board_side: s.rules.side(),
         sight: match seat {
             Some(q) if dark => Some(s.board.hexes().filter(|&h| fog::sees(s, q, h)).collect()),
             _ => None,

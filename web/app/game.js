@@ -1,0 +1,299 @@
+// A game page: the board, whose turn it is, the legal actions the server offers (on
+// the board and as a list), battles, the log, messages, notifications and fair dice.
+// Hot-seat: when this browser holds several seats, each seat's view hides behind a
+// "pass to the next player" screen.
+
+import { api, live, seats } from './api.js';
+import { drawBoard, key, panZoom, seatColor } from './board.js';
+import { h, seatName } from './dom.js';
+
+/** Where an action starts and where it goes, as hex keys, read from its fields. */
+function ends(action, unitsById) {
+  const unitHex = action.unit !== undefined && action.unit !== null && unitsById.get(action.unit);
+  const src = unitHex ? key(unitHex) : action.from ? key(action.from) : action.town ? key(action.town) : null;
+  const target = action.to || action.target || action.hex;
+  const dst = Array.isArray(target) ? key(target) : null;
+  return { src, dst: dst === src && !action.to ? dst : dst };
+}
+
+export async function showGame(app, id, linkToken) {
+  document.getElementById('subtitle').textContent = `game ${id}`;
+  const held = () => seats.of(id);
+  if (linkToken) {
+    try {
+      const state = await api.state(id, linkToken);
+      seats.remember(id, state.you, linkToken);
+    } catch (e) {
+      app.replaceChildren(h('p', { class: 'error', role: 'alert' }, `This link does not open a seat: ${e.message}`));
+      return;
+    }
+  }
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.setAttribute('class', 'map');
+  svg.setAttribute('role', 'group');
+  svg.setAttribute('aria-label', 'the map');
+  const status = h('div', { class: 'status', role: 'status' });
+  const banner = h('div', { class: 'banner' });
+  const actions = h('div', { class: 'actions', 'aria-label': 'legal actions' });
+  const battle = h('div', { class: 'battle' });
+  const error = h('p', { class: 'error', role: 'alert' });
+  const log = h('ul', { class: 'log' });
+  const chat = h('ul', { class: 'chat' });
+  const chatInput = h('input', { 'aria-label': 'message to the table', maxlength: 2000, placeholder: 'message' });
+  const chatForm = h('form', { class: 'chat-form', onsubmit: sendMessage }, chatInput, ' ', h('button', { type: 'submit' }, 'Send'));
+  const dice = h('p', { class: 'commitment' });
+  const notifyForm = notificationForm();
+  const curtain = h('div', { class: 'curtain', hidden: true });
+  const panel = h('aside', { class: 'panel' },
+    banner, error, actions, battle,
+    h('details', { open: true }, h('summary', {}, 'Log'), log),
+    h('details', {}, h('summary', {}, 'Messages'), chat, chatForm),
+    h('details', {}, h('summary', {}, 'Tell me when it is my move'), notifyForm),
+    h('details', {}, h('summary', {}, 'Fair dice'), dice));
+  app.replaceChildren(status, h('div', { class: 'layout' }, h('div', { class: 'map-box' }, svg), panel), curtain);
+  panZoom(svg);
+
+  let state = null;
+  let selected = null;
+  let shownSeat = null; // the seat whose view is on screen (hot-seat)
+  let busy = false;
+
+  /** The token this browser uses now: the seat to move if it holds it, else its first. */
+  function currentToken(toMove) {
+    const mine = held();
+    if (toMove !== undefined && toMove !== null && mine[toMove]) return [toMove, mine[toMove]];
+    const first = Object.keys(mine)[0];
+    return first === undefined ? [null, null] : [Number(first), mine[first]];
+  }
+
+  async function refresh() {
+    try {
+      const peek = await api.state(id, currentToken(null)[1]);
+      const toMove = peek.to_move && peek.to_move.seat;
+      const [seat, token] = currentToken(toMove);
+      state = seat === peek.you ? peek : await api.state(id, token);
+      if (Object.keys(held()).length > 1 && shownSeat !== null && state.you !== shownSeat && state.status !== 'over') {
+        showCurtain(state.you);
+      }
+      shownSeat = state.you;
+      render();
+    } catch (e) {
+      error.textContent = e.explain ? e.explain() : e.message;
+    }
+  }
+
+  function showCurtain(seat) {
+    curtain.hidden = false;
+    curtain.replaceChildren(h('div', { class: 'curtain-card' },
+      h('h2', {}, `Pass to ${state.seats[seat].name || seatName(seat)}`),
+      h('p', {}, 'The other players should look away now.'),
+      h('button', { class: 'primary', type: 'button', onclick: () => { curtain.hidden = true; } }, `I am ${state.seats[seat].name || seatName(seat)}: show my view`)));
+    curtain.querySelector('button').focus();
+  }
+
+  function render() {
+    const view = state.view;
+    const position = view.position;
+    const turn = position.turn;
+    const you = state.you;
+    const names = state.seats.map((s) => s.name || seatName(s.seat));
+    const toMove = state.to_move;
+    let whose;
+    if (toMove.over) {
+      const winners = toMove.over.winners.map((w) => names[w]).join(' and ') || 'nobody';
+      whose = `Game over (${toMove.over.reason}): ${winners} won`;
+    } else if (state.result) {
+      whose = `Game over (${state.result.reason}): ${state.result.winners.map((w) => names[w]).join(' and ')} won`;
+    } else if (toMove.seat !== undefined) {
+      whose = toMove.seat === you ? 'Your move' : `${names[toMove.seat]} to move`;
+    } else {
+      whose = 'Rolling\u2026';
+    }
+    status.replaceChildren(
+      h('span', {}, `${state.preset} \u00b7 turn ${turn.number} \u00b7 ${turn.stage.replaceAll('_', ' ')} phase \u00b7 `),
+      h('strong', {}, whose),
+      you !== null ? h('span', {}, ` \u00b7 you are `, h('span', { class: 'swatch', style: `background:${seatColor(you, you, view.colorblind)}` }), ` ${names[you]}`) : h('span', {}, ' \u00b7 watching'),
+      h('span', { class: 'scores' }, ' \u00b7 empire points: ', ...view.scores.map((score, i) => h('span', { class: 'score' },
+        h('span', { class: 'swatch', style: `background:${seatColor(i, you, view.colorblind)}` }), ` ${names[i]} ${score === null ? '?' : score} `))));
+    banner.textContent = toMove.over || state.result ? 'The game is over.' : toMove.seat === you ? 'Your move: choose an action on the map or below.' : '';
+    banner.className = `banner${toMove.seat === you ? ' mine' : ''}`;
+    dice.replaceChildren(
+      h('span', {}, `The server committed to this game's dice seed before the first roll: SHA-256 ${state.seed_commitment}.`),
+      state.seed ? h('span', {}, ` The seed was ${state.seed}; `, h('a', { href: `/api/games/${id}/record`, download: `hexwar-${id}.json` }, 'download the record'), ' and check it with hexwar verify.') : h('span', {}, ' The seed is revealed when the game ends.'));
+    renderBattle(position, names);
+    renderActions(view);
+    const over = toMove.over || state.result;
+    if (over) renderOver(names, over);
+  }
+
+  function renderOver(names, over) {
+    const scores = (over.scores || state.view.scores || []);
+    actions.replaceChildren(h('div', { class: 'game-over' },
+      h('h2', {}, 'Game over'),
+      h('p', {}, `Won by ${over.winners.map((w) => names[w]).join(' and ') || 'nobody'} (${over.reason}).`),
+      scores.length ? h('table', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Score')),
+        scores.map((s, i) => h('tr', {}, h('td', {}, names[i]), h('td', {}, s === null ? '?' : String(s))))) : null,
+      h('a', { class: 'button', href: '/' }, 'Back to the lobby')));
+  }
+
+  function renderBattle(position, names) {
+    const b = position.battle;
+    if (!b) {
+      battle.replaceChildren();
+      return;
+    }
+    const here = position.units.filter((u) => key(u.hex) === key(b.hex));
+    const side = (seat) => here.filter((u) => u.owner === seat).map((u) => u.kind).join(', ') || 'none';
+    battle.replaceChildren(h('div', { class: 'battle-box' },
+      h('h3', {}, `Battle at ${key(b.hex)}${b.naval ? ' (naval)' : ''}, round ${b.round}`),
+      h('p', {}, h('strong', {}, names[b.attacker]), ` attacks with ${side(b.attacker)}`),
+      h('p', {}, h('strong', {}, names[b.defender]), ` defends with ${side(b.defender)}`),
+      b.rolls && b.rolls.length ? h('p', { class: 'dice' }, 'Dice: ', b.rolls.map((r) => h('span', { class: 'die' }, String(r)))) : null,
+      h('p', {}, `Step: ${String(b.step).replaceAll('_', ' ')}`)));
+  }
+
+  function renderActions(view) {
+    const legal = state.legal || [];
+    const texts = state.legal_text || [];
+    const unitsById = new Map(view.position.units.map((u) => [u.id, u.hex]));
+    const entries = legal.map((action, i) => ({ action, text: texts[i], ...ends(action, unitsById) }));
+    const sources = new Set();
+    const targets = new Set();
+    for (const e of entries) {
+      if (selected) {
+        if (e.src === selected && e.dst) targets.add(e.dst);
+      } else if (e.src) {
+        sources.add(e.src);
+      } else if (e.dst) {
+        targets.add(e.dst);
+      }
+    }
+    drawBoard(svg, { ...view, board_side: view.board_side }, { sources, targets, selected }, (k) => onHex(k, entries));
+    actions.replaceChildren();
+    if (!legal.length) return;
+    const shown = selected ? entries.filter((e) => e.src === selected) : entries;
+    const general = entries.filter((e) => !e.src && !e.dst);
+    const list = h('ul', { class: 'action-list' });
+    for (const e of (selected ? shown : entries).slice(0, 400)) {
+      list.append(h('li', {}, h('button', { type: 'button', onclick: () => act(e.action) }, e.text)));
+    }
+    if (selected) {
+      actions.append(h('p', {}, `Selected ${selected}. `, h('button', { type: 'button', onclick: () => { selected = null; render(); } }, 'Clear (Esc)')));
+    }
+    if (general.length) {
+      actions.append(h('div', { class: 'general' }, general.map((e) => h('button', {
+        type: 'button',
+        class: e.action.type === 'end_phase' ? 'primary' : '',
+        onclick: () => act(e.action),
+        title: e.action.type === 'end_phase' ? 'keyboard: E' : undefined,
+      }, e.text))));
+    }
+    actions.append(h('details', { open: legal.length <= 12 || selected !== null }, h('summary', {}, `All ${selected ? shown.length : legal.length} choices`), list));
+  }
+
+  function onHex(k, entries) {
+    error.textContent = '';
+    const chosen = entries.filter((e) => e.dst === k && (selected ? e.src === selected : !e.src));
+    if (chosen.length === 1) {
+      act(chosen[0].action);
+      return;
+    }
+    if (chosen.length > 1) {
+      actions.replaceChildren(h('p', {}, `Choose for ${k}:`), h('ul', { class: 'action-list' },
+        chosen.map((e) => h('li', {}, h('button', { type: 'button', onclick: () => act(e.action) }, e.text)))),
+      h('button', { type: 'button', onclick: () => { selected = null; render(); } }, 'Cancel'));
+      return;
+    }
+    if (entries.some((e) => e.src === k)) {
+      selected = selected === k ? null : k;
+      render();
+    } else if (selected) {
+      selected = null;
+      render();
+    }
+  }
+
+  async function act(action) {
+    if (busy) return;
+    busy = true;
+    error.textContent = '';
+    const [, token] = currentToken(state.you);
+    try {
+      await api.act(id, token, state.version, action);
+      selected = null;
+      await refresh();
+    } catch (e) {
+      error.textContent = `Refused: ${e.explain ? e.explain() : e.message}`;
+      await refresh();
+    } finally {
+      busy = false;
+    }
+  }
+
+  async function sendMessage(event) {
+    event.preventDefault();
+    const text = chatInput.value.trim();
+    if (!text) return;
+    try {
+      await api.say(id, currentToken(state && state.you)[1], text);
+      chatInput.value = '';
+    } catch (e) {
+      error.textContent = e.explain ? e.explain() : e.message;
+    }
+  }
+
+  function notificationForm() {
+    const email = h('input', { type: 'email', 'aria-label': 'e-mail address', placeholder: 'e-mail' });
+    const webhook = h('input', { type: 'url', 'aria-label': 'webhook URL', placeholder: 'https://\u2026 webhook' });
+    const done = h('span', { class: 'quiet' });
+    return h('form', {
+      onsubmit: async (event) => {
+        event.preventDefault();
+        try {
+          await api.notify(id, currentToken(state && state.you)[1], email.value || null, webhook.value || null);
+          done.textContent = ' Saved.';
+        } catch (e) {
+          done.textContent = ` ${e.explain ? e.explain() : e.message}`;
+        }
+      },
+    }, email, ' ', webhook, ' ', h('button', { type: 'submit' }, 'Save'), done);
+  }
+
+  document.addEventListener('keydown', (e) => {
+    if (e.target instanceof HTMLInputElement) return;
+    if (e.key === 'Escape' && selected) {
+      selected = null;
+      render();
+    }
+    if ((e.key === 'e' || e.key === 'E') && state && state.legal) {
+      const end = state.legal.find((a) => a.type === 'end_phase');
+      if (end) act(end);
+    }
+  });
+
+  await refresh();
+  if (!state) return;
+  // The log from the start, then live.
+  const [, token] = currentToken(null);
+  live(id, token, 0, (message) => {
+    if (message.type === 'actions') {
+      for (const step of message.steps) {
+        for (const text of step.text) log.prepend(h('li', {}, text));
+      }
+      if (!busy) refresh();
+    } else if (message.type === 'seats') {
+      refresh();
+    } else if (message.type === 'message') {
+      const m = message.message;
+      const name = state.seats[m.seat] && (state.seats[m.seat].name || seatName(m.seat));
+      chat.append(h('li', {}, h('strong', {}, `${name}: `), m.body));
+    }
+  });
+  try {
+    for (const m of (await api.messages(id)).messages) {
+      chat.append(h('li', {}, h('strong', {}, `${state.seats[m.seat].name || seatName(m.seat)}: `), m.body));
+    }
+  } catch {
+    // Messages are a convenience; the game goes on without them.
+  }
+}

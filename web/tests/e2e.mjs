@@ -1,0 +1,244 @@
+// End-to-end tests of the browser client: a real `hexwar serve` on a fresh SQLite
+// file, driven through headless Chromium (Debian's, with playwright-core). Screenshots
+// go to web/test-results/.
+//
+//   node tests/e2e.mjs          (from web/, after `cargo build -p hexwar`)
+//
+// HEXWAR_BIN overrides the server binary, CHROMIUM the browser.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const web = path.resolve(here, '..');
+const root = path.resolve(web, '..');
+const shots = path.join(web, 'test-results');
+mkdirSync(shots, { recursive: true });
+
+let failures = 0;
+function check(condition, message) {
+  if (!condition) {
+    failures += 1;
+    console.error(`FAIL: ${message}`);
+  }
+}
+
+/** Starts `hexwar serve` and resolves with its base URL and process. */
+function startServer() {
+  const bin = process.env.HEXWAR_BIN || path.join(root, 'target', 'debug', 'hexwar');
+  const db = path.join(mkdtempSync(path.join(tmpdir(), 'hexwar-e2e-')), 'e2e.db');
+  const child = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--rate', '0', '--database', `sqlite://${db}`, '--web', path.join(web, 'app')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, RUST_LOG: 'warn' },
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.stdout.on('data', (chunk) => {
+      const match = String(chunk).match(/http:\/\/(\S+)/);
+      if (match) resolve({ base: `http://${match[1]}`, child });
+    });
+  });
+}
+
+async function api(base, method, url, body, token) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const response = await fetch(`${base}${url}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+  return response.json();
+}
+
+/** Watches a page for console errors and failed requests. */
+function watch(page, name) {
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`${name} console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`${name} page error: ${e.message}`));
+  return problems;
+}
+
+/** Waits until the page has rendered the game's status line. */
+async function ready(page) {
+  await page.waitForSelector('.status strong', { timeout: 15000 });
+}
+
+/** Plays one decision through the UI if it is this page's move; returns false if not. */
+async function playOne(page, n) {
+  await ready(page);
+  const mine = await page.locator('.banner.mine').count();
+  if (!mine) return false;
+  const targets = page.locator('g.hex:has(polygon.target)');
+  const sources = page.locator('g.hex:has(polygon.source)');
+  const general = page.locator('.general button');
+  const before = await page.locator('.status').textContent();
+  if (n % 3 === 0 && (await targets.count())) {
+    await targets.nth(n % (await targets.count())).click();
+  } else if (n % 3 === 1 && (await sources.count())) {
+    await sources.nth(n % (await sources.count())).click();
+    const t = page.locator('g.hex:has(polygon.target)');
+    if (await t.count()) await t.nth(0).click();
+    else await page.keyboard.press('Escape');
+  } else {
+    const list = page.locator('.action-list button');
+    const count = await list.count();
+    const notEnd = [];
+    for (let i = 0; i < count; i += 1) {
+      const text = await list.nth(i).textContent();
+      if (!/end (the )?(phase|turn)/i.test(text)) notEnd.push(i);
+    }
+    if (notEnd.length && n % 5 !== 0) {
+      await page.locator('.action-list').first().evaluate((el) => { const d = el.closest('details'); if (d) d.open = true; });
+      await list.nth(notEnd[n % notEnd.length]).click();
+    } else if (await general.count()) {
+      await general.first().click();
+    } else if (count) {
+      await page.locator('.action-list').first().evaluate((el) => { const d = el.closest('details'); if (d) d.open = true; });
+      await list.first().click();
+    }
+  }
+  await page.waitForFunction((b) => document.querySelector('.status')?.textContent !== b || document.querySelector('.error')?.textContent, before, { timeout: 5000 }).catch(() => {});
+  const error = (await page.locator('.error').first().textContent()) || '';
+  check(!error.startsWith('Refused'), `the server refused a move the UI offered: ${error}`);
+  return true;
+}
+
+async function turnNumber(page) {
+  const text = await page.locator('.status').textContent();
+  const match = text.match(/turn (\d+)/);
+  return match ? Number(match[1]) : 0;
+}
+
+/** Every button has a name, and the board's clickable hexes are focusable. */
+async function accessible(page, name) {
+  const unnamed = await page.evaluate(() => [...document.querySelectorAll('button, a, input, select')]
+    .filter((el) => !(el.textContent.trim() || el.getAttribute('aria-label') || (el.id && document.querySelector(`label[for="${el.id}"]`)) || el.getAttribute('placeholder')))
+    .map((el) => el.outerHTML.slice(0, 80)));
+  check(unnamed.length === 0, `${name}: controls without a label: ${unnamed.join(' | ')}`);
+}
+
+async function vsBot(browser, base) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const problems = watch(page, 'vs bot');
+  await page.goto(base);
+  await page.waitForSelector('form.form');
+  await accessible(page, 'lobby');
+  await page.selectOption('#preset', 'classic');
+  await page.fill('input[name="name-0"]', 'Ann');
+  await page.screenshot({ path: path.join(shots, '01-lobby.png') });
+  await page.click('button[type="submit"]');
+  await page.waitForSelector('a.button.primary');
+  await page.click('a.button.primary');
+  await ready(page);
+  await page.screenshot({ path: path.join(shots, '02-game-start.png') });
+  let acted = 0;
+  let reloaded = false;
+  for (let n = 0; n < 400 && (await turnNumber(page)) < 4; n += 1) {
+    if (await playOne(page, n)) acted += 1;
+    else await page.waitForTimeout(100);
+    if (!reloaded && (await turnNumber(page)) >= 2) {
+      await page.screenshot({ path: path.join(shots, '03-turn-2.png') });
+      await page.reload();
+      await ready(page);
+      reloaded = true;
+    }
+  }
+  check(acted > 10, `played ${acted} decisions through the UI`);
+  check((await turnNumber(page)) >= 3, 'several full turns were played');
+  check(reloaded, 'the page was reloaded mid-game and play went on');
+  const log = await page.locator('.log li').count();
+  check(log > 10, `the log shows the events (${log})`);
+  await accessible(page, 'game');
+  await page.screenshot({ path: path.join(shots, '04-after-turns.png') });
+  check(problems.length === 0, problems.join('\n'));
+  await context.close();
+}
+
+async function twoPeopleAndFog(browser, base) {
+  // A Dark game between two people, each in their own browser context.
+  const created = await api(base, 'POST', '/api/games', {
+    game: 'viktory', preset: 'online', options: { dark: true },
+    seats: [{ name: 'Ann' }, { name: 'Bob' }],
+  });
+  const [a, b] = created.seats;
+  const pages = [];
+  const problems = [];
+  for (const seat of [a, b]) {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    problems.push(...watch(page, `seat ${seat.seat}`));
+    await page.goto(seat.invite);
+    await ready(page);
+    pages.push(page);
+  }
+  for (let n = 0; n < 40; n += 1) {
+    let moved = false;
+    for (const page of pages) moved = (await playOne(page, n)) || moved;
+    if (!moved) await pages[0].waitForTimeout(100);
+  }
+  // The other page heard the moves live: its log has grown without a reload.
+  check((await pages[1].locator('.log li').count()) > 5, 'the second player sees the first player\u2019s moves live');
+  // What the DOM shows is exactly what the seat's view holds: explored tiles, and
+  // units only where the seat sees.
+  for (const [i, seat] of [a, b].entries()) {
+    await ready(pages[i]);
+    const state = await api(base, 'GET', `/api/games/${created.id}`, null, seat.token);
+    const side = state.view.board_side;
+    const tiles = new Set(state.view.position.tiles.map((t) => t.hex.join(',')));
+    const shown = await pages[i].evaluate((s) => [...document.querySelectorAll('g.hex')].filter((g) => {
+      const [q, r] = g.dataset.hex.split(',').map(Number);
+      const ring = Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r));
+      return ring < s - 1 && !g.querySelector('polygon.face-down');
+    }).map((g) => g.dataset.hex), side);
+    check(shown.length === tiles.size && shown.every((k) => tiles.has(k)), `seat ${i}: the DOM shows exactly the explored tiles`);
+    const units = new Set(state.view.position.units.map((u) => u.hex.join(',')));
+    const stacks = await pages[i].evaluate(() => [...document.querySelectorAll('g.hex')].filter((g) => g.querySelector('.stack')).map((g) => g.dataset.hex));
+    check(stacks.every((k) => units.has(k)), `seat ${i}: no unit drawn that the view does not hold`);
+    const html = await pages[i].content();
+    check(!html.includes('"bank"') && !html.includes('token_hash'), `seat ${i}: no hidden data in the page`);
+    await pages[i].screenshot({ path: path.join(shots, `05-dark-seat-${i}.png`) });
+  }
+  check(problems.length === 0, problems.join('\n'));
+  // Hot-seat: one browser holds both seats of a new game and hides each view.
+  const hot = await api(base, 'POST', '/api/games', { game: 'viktory', seats: [{ name: 'Cy' }, { name: 'Di' }] });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  await page.goto(hot.seats[1].invite);
+  await ready(page);
+  await page.goto(hot.seats[0].invite);
+  await ready(page);
+  let curtain = false;
+  for (let n = 0; n < 30 && !curtain; n += 1) {
+    if (await page.locator('.curtain:not([hidden])').count()) {
+      curtain = true;
+      await page.screenshot({ path: path.join(shots, '06-hot-seat-curtain.png') });
+      await page.click('.curtain button');
+    } else if (!(await playOne(page, n))) {
+      await page.waitForTimeout(100);
+    }
+  }
+  check(curtain, 'hot-seat play hides the next seat\u2019s view behind a pass screen');
+  await context.close();
+}
+
+const { base, child } = await startServer();
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
+try {
+  await vsBot(browser, base);
+  await twoPeopleAndFog(browser, base);
+} catch (e) {
+  failures += 1;
+  console.error(e);
+} finally {
+  await browser.close();
+  child.kill();
+}
+if (failures) {
+  console.error(`${failures} browser check(s) failed`);
+  process.exit(1);
+}
+console.log('browser tests passed; screenshots in web/test-results/');
