@@ -49,6 +49,8 @@ export const api = {
   messages: (id) => call('GET', `/api/games/${id}/messages`),
   say: (id, token, text) => call('POST', `/api/games/${id}/messages`, { token, body: { text } }),
   steps: (id, token, since) => call('GET', `/api/games/${id}/steps?since=${since}`, { token }),
+  at: (id, version, token) => call('GET', `/api/games/${id}/at/${version}`, { token }),
+  history: (id) => call('GET', `/api/games/${id}/history`),
 };
 
 /** Opens the live feed of a game; `onMessage` gets each parsed message. Reconnects

@@ -109,6 +109,7 @@ export async function showGame(app, id, linkToken) {
     } else {
       whose = 'Rolling\u2026';
     }
+    status.dataset.version = String(state.version);
     status.replaceChildren(
       h('span', {}, `${state.preset} \u00b7 turn ${turn.number} \u00b7 ${turn.stage.replaceAll('_', ' ')} phase \u00b7 `),
       h('strong', {}, whose),
@@ -133,6 +134,7 @@ export async function showGame(app, id, linkToken) {
       h('p', {}, `Won by ${over.winners.map((w) => names[w]).join(' and ') || 'nobody'} (${over.reason}).`),
       scores.length ? h('table', {}, h('tr', {}, h('th', {}, 'Player'), h('th', {}, 'Score')),
         scores.map((s, i) => h('tr', {}, h('td', {}, names[i]), h('td', {}, s === null ? '?' : String(s))))) : null,
+      h('a', { class: 'button primary', href: `/replay/${id}` }, 'Replay this game'), ' ',
       h('a', { class: 'button', href: '/' }, 'Back to the lobby')));
   }
 

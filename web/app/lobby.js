@@ -146,7 +146,7 @@ async function gameLists() {
       return h('li', {}, h('a', { href: `/play/${id}#token=${token}` }, `Game ${id}`), ` (${seatName(Number(seat))}${Object.keys(mine[id]).length > 1 ? ' and others, hot-seat' : ''})`);
     })));
   }
-  for (const [status, title] of [['open', 'Games with open seats'], ['running', 'Games being played']]) {
+  for (const [status, title] of [['open', 'Games with open seats'], ['running', 'Games being played'], ['over', 'Finished games']]) {
     let games = [];
     try {
       games = (await api.games(status)).games;
@@ -159,7 +159,7 @@ async function gameLists() {
       continue;
     }
     box.append(h('ul', {}, games.map((g) => h('li', {},
-      h('a', { href: `/play/${g.id}` }, `Game ${g.id}`),
+      h('a', { href: status === 'over' ? `/replay/${g.id}` : `/play/${g.id}` }, `${status === 'over' ? 'Replay game' : 'Game'} ${g.id}`),
       ` \u2014 ${g.preset}, ${g.players} players, version ${g.version} `,
       ...g.seats.filter((s) => s.open).map((s) => h('button', {
         type: 'button',

@@ -74,7 +74,7 @@ async function playOne(page, n) {
   const targets = page.locator('g.hex:has(polygon.target)');
   const sources = page.locator('g.hex:has(polygon.source)');
   const general = page.locator('.general button');
-  const before = await page.locator('.status').textContent();
+  const before = await page.locator('.status').getAttribute('data-version');
   if (n % 3 === 0 && (await targets.count())) {
     await targets.nth(n % (await targets.count())).click();
   } else if (n % 3 === 1 && (await sources.count())) {
@@ -100,7 +100,7 @@ async function playOne(page, n) {
       await list.first().click();
     }
   }
-  await page.waitForFunction((b) => document.querySelector('.status')?.textContent !== b || document.querySelector('.error')?.textContent, before, { timeout: 5000 }).catch(() => {});
+  await page.waitForFunction((b) => document.querySelector('.status')?.dataset.version !== b || document.querySelector('.error')?.textContent || !document.querySelector('.banner.mine'), before, { timeout: 5000 }).catch(() => {});
   const error = (await page.locator('.error').first().textContent()) || '';
   check(!error.startsWith('Refused'), `the server refused a move the UI offered: ${error}`);
   return true;
@@ -225,11 +225,48 @@ async function twoPeopleAndFog(browser, base) {
   await context.close();
 }
 
+async function replay(browser, base) {
+  // Bots play a short game to its end; the replay page steps through it.
+  const created = await api(base, 'POST', '/api/games', {
+    game: 'viktory', options: { max_turns: 4 }, seats: [{ kind: 'bot' }, { kind: 'bot' }],
+  });
+  let state;
+  for (let i = 0; i < 200; i += 1) {
+    state = await api(base, 'GET', `/api/games/${created.id}`);
+    if (state.status === 'over') break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  check(state.status === 'over', 'the bot game ended');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const problems = watch(page, 'replay');
+  await page.goto(`${base}/`);
+  await page.waitForSelector(`a[href="/replay/${created.id}"]`);
+  await page.click(`a[href="/replay/${created.id}"]`);
+  await page.waitForSelector('.chart polyline');
+  const end = await page.locator('.step-label').textContent();
+  check(/step \d+ of \d+/.test(end), `the replay shows its step (${end})`);
+  check((await page.locator('.chart polyline').count()) === 2, 'the chart has a line per player');
+  await page.screenshot({ path: path.join(shots, '07-replay-end.png') });
+  const endTiles = await page.locator('polygon.tile:not(.face-down)').count();
+  await page.click('text=Start');
+  await page.waitForFunction(() => /step 0 of/.test(document.querySelector('.step-label')?.textContent || ''));
+  const startTiles = await page.locator('polygon.tile:not(.face-down)').count();
+  check(startTiles < endTiles, `the map at step 0 shows fewer explored tiles (${startTiles} < ${endTiles})`);
+  await page.locator('#step').fill('40');
+  await page.waitForFunction(() => /step 40 of/.test(document.querySelector('.step-label')?.textContent || ''));
+  await page.screenshot({ path: path.join(shots, '08-replay-step-40.png') });
+  await accessible(page, 'replay');
+  check(problems.length === 0, problems.join('\n'));
+  await context.close();
+}
+
 const { base, child } = await startServer();
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
 try {
   await vsBot(browser, base);
   await twoPeopleAndFog(browser, base);
+  await replay(browser, base);
 } catch (e) {
   failures += 1;
   console.error(e);

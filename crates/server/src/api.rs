@@ -123,6 +123,8 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/games/{id}/messages", get(messages).post(message))
         .route("/api/games/{id}/steps", get(steps))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/at/{version}", get(view_at))
+        .route("/api/games/{id}/history", get(history))
         .route("/api/games/{id}/live", get(crate::live::upgrade))
 }
 
@@ -452,4 +454,35 @@ async fn record(
     };
     let name = format!("attachment; filename=\"hexwar-{id}.json\"");
     Ok(([(header::CONTENT_DISPOSITION, name)], Json(body)).into_response())
+}
+
+async fn view_at(
+    State(hub): State<Arc<Hub>>,
+    Path((id, version)): Path<(String, String)>,
+    RawQuery(raw): RawQuery,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    let version: u64 = version
+        .parse()
+        .map_err(|_| ApiError::malformed("the version is a number"))?;
+    let params = Params::parse(raw.as_deref())?;
+    let token = token(&headers, &params)?;
+    let who = {
+        let slot = hub.slot(&id);
+        let guard = hub.lock(&slot).await?;
+        audience(
+            guard.as_ref().expect("locked games are loaded"),
+            token.as_deref(),
+        )?
+    };
+    Ok(Json(hub.view_at(&id, who, version).await?))
+}
+
+async fn history(
+    State(hub): State<Arc<Hub>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    check_id(&id)?;
+    Ok(Json(hub.history(&id).await?))
 }

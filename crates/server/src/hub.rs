@@ -484,6 +484,74 @@ impl Hub {
     }
 }
 
+impl Hub {
+    /// The game as `audience` could see it at `version`: for replays.
+    pub(crate) async fn view_at(
+        self: &Arc<Self>,
+        id: &str,
+        audience: Audience,
+        version: u64,
+    ) -> Result<Value, ApiError> {
+        let row = self.store.game(id).await?;
+        let seats = self.store.seats(id).await?;
+        let mut actions = self.store.actions(id, 0).await?;
+        if version > actions.len() as u64 {
+            return Err(ApiError::malformed(format!(
+                "version {version} is ahead of the game's version {}",
+                actions.len()
+            )));
+        }
+        actions.truncate(usize::try_from(version).unwrap_or(usize::MAX));
+        let hub = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let session = rebuild(&hub.catalog, &row, &seats, &actions, None)?;
+            Ok(json!({
+                "version": version,
+                "to_move": session.to_move(),
+                "view": session.view(audience),
+            }))
+        })
+        .await
+        .map_err(|e| ApiError::Unavailable(format!("replay task failed: {e}")))?
+    }
+
+    /// How the empires grew: for games whose views carry `scores` and
+    /// `position.turn.number` (VIKTORY), the public scores at the start of each game
+    /// turn and at the end, as a spectator sees them.
+    pub(crate) async fn history(self: &Arc<Self>, id: &str) -> Result<Value, ApiError> {
+        let row = self.store.game(id).await?;
+        let seats = self.store.seats(id).await?;
+        let actions = self.store.actions(id, 0).await?;
+        let hub = Arc::clone(self);
+        tokio::task::spawn_blocking(move || {
+            let mut points: Vec<Value> = Vec::new();
+            let mut last_turn = Value::Null;
+            let mut last: Option<Value> = None;
+            let mut sample = |session: &dyn Session, step: &Step| {
+                let view = session.view(None);
+                let turn = view["position"]["turn"]["number"].clone();
+                let point = json!({
+                    "version": step.index + 1,
+                    "turn": turn,
+                    "scores": view["scores"],
+                });
+                if turn == last_turn {
+                    last = Some(point);
+                } else {
+                    last_turn = turn;
+                    points.push(point);
+                    last = None;
+                }
+            };
+            rebuild(&hub.catalog, &row, &seats, &actions, Some((0, &mut sample)))?;
+            points.extend(last);
+            Ok(json!({ "points": points }))
+        })
+        .await
+        .map_err(|e| ApiError::Unavailable(format!("history task failed: {e}")))?
+    }
+}
+
 /// A callback that receives each step after a version while a game is rebuilt.
 type StepSink<'a> = (u64, &'a mut dyn FnMut(&dyn Session, &Step));
 

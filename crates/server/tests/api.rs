@@ -140,6 +140,20 @@ async fn whole_game(server: &TestServer, seed: u64) {
     assert_eq!(summary.actions as u64, version);
     assert!(summary.chance_verified.unwrap() > 0);
     assert_eq!(json!(summary.to_move), state["to_move"]);
+    // Replays: the view at any version is the engine's view then; the history has a
+    // point per game turn and ends at the last version.
+    let mut seen = seen;
+    for v in [0, version / 2, version] {
+        let (status, at) = server
+            .get(&format!("/api/games/{id}/at/{v}"), tokens[0].as_deref())
+            .await;
+        assert_eq!(status, StatusCode::OK, "{at}");
+        seen.push((v, Some(0), at["view"].clone()));
+    }
+    let (_, history) = server.get(&format!("/api/games/{id}/history"), None).await;
+    let points = history["points"].as_array().unwrap();
+    assert!(points.len() >= 20, "{history}");
+    assert_eq!(points.last().unwrap()["version"], json!(version));
     check_views::<viktory::Viktory>(&record, &seen);
     // Live listeners heard every step, in order.
     wait_heard(&spectator, version).await;
