@@ -158,7 +158,10 @@ export async function showGame(app, id, linkToken) {
     const legal = state.legal || [];
     const texts = state.legal_text || [];
     const unitsById = new Map(view.position.units.map((u) => [u.id, u.hex]));
-    const entries = legal.map((action, i) => ({ action, text: texts[i], ...ends(action, unitsById) }));
+    const kinds = new Map(view.position.units.map((u) => [u.id, u.kind]));
+    // "lose #3" reads better as "lose cavalry #3".
+    const named = (text) => (text || '').replace(/#(\d+)/g, (m, n) => (kinds.has(Number(n)) ? `${kinds.get(Number(n))} ${m}` : m));
+    const entries = legal.map((action, i) => ({ action, text: named(texts[i]), ...ends(action, unitsById) }));
     const sources = new Set();
     const targets = new Set();
     for (const e of entries) {
@@ -201,7 +204,7 @@ export async function showGame(app, id, linkToken) {
       return;
     }
     if (chosen.length > 1) {
-      actions.replaceChildren(h('p', {}, `Choose for ${k}:`), h('ul', { class: 'action-list' },
+      actions.replaceChildren(h('p', {}, `Choose for ${k}:`), h('ul', { class: 'action-list chooser' },
         chosen.map((e) => h('li', {}, h('button', { type: 'button', onclick: () => act(e.action) }, e.text)))),
       h('button', { type: 'button', onclick: () => { selected = null; render(); } }, 'Cancel'));
       return;

@@ -203,6 +203,13 @@ async function twoPeopleAndFog(browser, base) {
     await pages[i].screenshot({ path: path.join(shots, `05-dark-seat-${i}.png`) });
   }
   check(problems.length === 0, problems.join('\n'));
+  // On a phone.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const small = await phone.newPage();
+  await small.goto(a.invite);
+  await ready(small);
+  await small.screenshot({ path: path.join(shots, '11-phone.png'), fullPage: true });
+  await phone.close();
   // Hot-seat: one browser holds both seats of a new game and hides each view.
   const hot = await api(base, 'POST', '/api/games', { game: 'viktory', seats: [{ name: 'Cy' }, { name: 'Di' }] });
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -223,6 +230,92 @@ async function twoPeopleAndFog(browser, base) {
   }
   check(curtain, 'hot-seat play hides the next seat\u2019s view behind a pass screen');
   await context.close();
+}
+
+/** A position in the movement phase: Ann's three units (infantry, infantry, cavalry)
+ *  next to Bob's capital city, held by three infantry. All tiles are plains. */
+function battleSetup() {
+  const tiles = [];
+  for (let q = -4; q <= 4; q += 1) {
+    for (let r = Math.max(-4, -q - 4); r <= Math.min(4, -q + 4); r += 1) {
+      if (Math.max(Math.abs(q), Math.abs(r), Math.abs(q + r)) < 4) tiles.push({ hex: [q, r], terrain: 'plains' });
+    }
+  }
+  const unit = (id, owner, kind, hex, mp = 0) => ({ id, owner, kind, hex, mp });
+  return {
+    rules: { preset: 'classic', players: 2, board_side: 5 },
+    tiles,
+    bank: { plains: 0, grassland: 0, forest: 0, mountain: 0, water: 0 },
+    towns: [
+      { hex: [-2, 0], owner: 0, city: true, capital_of: 0 },
+      { hex: [2, 0], owner: 1, city: true, capital_of: 1 },
+    ],
+    units: [
+      unit(1, 0, 'infantry', [1, 0], 1), unit(2, 0, 'infantry', [1, 0], 1), unit(3, 0, 'cavalry', [1, 0], 2),
+      unit(4, 1, 'infantry', [2, 0]), unit(5, 1, 'infantry', [2, 0]), unit(6, 1, 'infantry', [2, 0]),
+    ],
+    players: [{}, {}],
+    turn: { number: 2, active: 0, first: 0, stage: 'move', started_here: [[1, 0]] },
+    reveals: [],
+  };
+}
+
+async function battle(browser, base) {
+  // The dice are the server's, so a casualty choice may take a few battles.
+  let chose = false;
+  let fought = false;
+  for (let attempt = 0; attempt < 8 && !chose; attempt += 1) {
+    const created = await api(base, 'POST', '/api/games', { game: 'viktory', setup: battleSetup(), seats: [{ name: 'Ann' }, { kind: 'bot' }] });
+    check(created.id, `a game from a position: ${JSON.stringify(created)}`);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const problems = watch(page, 'battle');
+    await page.goto(created.seats[0].invite);
+    await ready(page);
+    // Move all three units into the enemy city: select their hex, then the city.
+    for (let i = 0; i < 3; i += 1) {
+      const version = await page.locator('.status').getAttribute('data-version');
+      await page.click('g.hex[data-hex="1,0"]');
+      await page.click('g.hex[data-hex="2,0"]');
+      // Several units could go: the page asks which.
+      await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v || document.querySelector('.chooser'), version);
+      if (await page.locator('.chooser').count()) await page.locator('.chooser button').first().click();
+      await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v, version);
+    }
+    for (let n = 0; n < 60; n += 1) {
+      await ready(page);
+      if (!(await page.locator('.banner.mine').count())) break;
+      const version = await page.locator('.status').getAttribute('data-version');
+      const lose = page.locator('.action-list button', { hasText: /^lose (infantry|cavalry) #/ });
+      const fight = page.locator('g.hex[data-hex="2,0"]:has(polygon.target)');
+      if (await page.locator('.battle-box').count()) {
+        fought = true;
+        if (!chose) await page.screenshot({ path: path.join(shots, '09-battle.png') });
+      }
+      if (await lose.count()) {
+        await page.locator('.action-list').first().evaluate((el) => { const d = el.closest('details'); if (d) d.open = true; });
+        await page.screenshot({ path: path.join(shots, '10-casualty-choice.png') });
+        await lose.first().click();
+        chose = true;
+      } else if (await fight.count()) {
+        await fight.click();
+      } else if (await page.locator('.general button', { hasText: 'fight another round' }).count()) {
+        await page.click('.general button:has-text("fight another round")');
+      } else if (await page.locator('.general button').count()) {
+        await page.locator('.general button').first().click();
+      } else {
+        break;
+      }
+      await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v || document.querySelector('.error')?.textContent, version, { timeout: 5000 }).catch(() => {});
+      const error = (await page.locator('.error').first().textContent()) || '';
+      check(!error.startsWith('Refused'), `battle: the server refused a move the UI offered: ${error}`);
+      if (chose) break;
+    }
+    check(problems.length === 0, problems.join('\n'));
+    await context.close();
+  }
+  check(fought, 'a battle was fought through the UI');
+  check(chose, 'a casualty was chosen through the UI');
 }
 
 async function replay(browser, base) {
@@ -267,6 +360,7 @@ try {
   await vsBot(browser, base);
   await twoPeopleAndFog(browser, base);
   await replay(browser, base);
+  await battle(browser, base);
 } catch (e) {
   failures += 1;
   console.error(e);

@@ -61,6 +61,11 @@ pub struct CreateGame {
     pub options: serde_json::Map<String, Value>,
     /// The seats, in order; their number is the number of players.
     pub seats: Vec<SeatSpec>,
+    /// Start from this position (the game's setup format, as the referee's `load`)
+    /// instead of the preset's start: puzzles, lessons, tests. Its creator knows
+    /// everything in it, face-down tiles included.
+    #[serde(default)]
+    pub setup: Option<Value>,
 }
 
 /// A created seat, with its secret link (shown once).
@@ -203,7 +208,17 @@ impl Hub {
             scripted_chance: false,
             seat_names: vec![],
         };
-        let mut session = entry.create(&new_game, config)?;
+        let mut session = match request.setup {
+            Some(setup) => entry.load(setup, config)?,
+            None => entry.create(&new_game, config)?,
+        };
+        if usize::from(session.seats()) != request.seats.len() {
+            return Err(ApiError::malformed(format!(
+                "the setup has {} seats but {} were given",
+                session.seats(),
+                request.seats.len()
+            )));
+        }
         let preset = new_game
             .preset
             .clone()
