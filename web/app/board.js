@@ -137,7 +137,11 @@ function describeHex(k, t, town, stack, perimeter) {
   }
   if (stack) {
     const counts = {};
-    for (const u of stack) counts[`seat ${u.owner + 1} ${u.kind}`] = (counts[`seat ${u.owner + 1} ${u.kind}`] || 0) + 1;
+    for (const u of stack) {
+      const aboard = u.aboard !== undefined && u.aboard !== null;
+      const name = `seat ${u.owner + 1} ${u.kind}${aboard ? ' aboard a frigate' : ''}`;
+      counts[name] = (counts[name] || 0) + 1;
+    }
     parts.push(Object.entries(counts).map(([name, n]) => `${n} × ${name}`).join(', '));
   }
   return parts.join('; ');
@@ -187,6 +191,10 @@ function drawStack([x, y], stack, viewer, colorblind) {
     g.append(el('rect', { x: cx, y: y - 2, width: width - 1, height: 15, rx: 2, fill: color, stroke: '#111', 'stroke-width': 0.8 }));
     g.append(el('text', { x: cx + (width - 1) / 2, y: y + 9, class: 'unit-letter' }, UNIT_LETTERS[group.kind] || '?'));
     if (group.n > 1) g.append(el('text', { x: cx + (width - 1) / 2, y: y + 22, class: 'unit-count' }, `${group.n}`));
+    if (group.kind === 'frigate' && stack.some((u) => u.owner === group.owner && u.aboard !== undefined && u.aboard !== null)) {
+      // Cargo rides aboard: a small anchor mark above the frigate.
+      g.append(el('text', { x: cx + (width - 1) / 2, y: y - 5, class: 'unit-count' }, '\u2693'));
+    }
   });
   return g;
 }

@@ -280,10 +280,15 @@ export async function showGame(app, id, linkToken) {
   if (!state) return;
   // The log from the start, then live.
   const [, token] = currentToken(null);
+  // The engine says "Seat 2"; the table knows names.
+  const withNames = (text) => text.replace(/\bSeat (\d+)\b/g, (m, n) => {
+    const seat = state.seats[Number(n) - 1];
+    return seat && seat.name ? seat.name : m;
+  });
   live(id, token, 0, (message) => {
     if (message.type === 'actions') {
       for (const step of message.steps) {
-        for (const text of step.text) log.prepend(h('li', {}, text));
+        for (const text of step.text) log.prepend(h('li', {}, withNames(text)));
       }
       if (!busy) refresh();
     } else if (message.type === 'seats') {

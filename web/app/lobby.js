@@ -72,14 +72,23 @@ function newGameForm(catalog, created, error) {
   }
   function fillOptions() {
     optionsBox.replaceChildren(h('summary', {}, 'Options'));
-    for (const option of preset().options) {
-      if (typeof option.default !== 'boolean') continue;
+    const more = h('details', { class: 'more-options' }, h('summary', {}, 'More options (values in JSON: a number, null, a list)'));
+    // The number of players has its own field above.
+    for (const option of preset().options.filter((o) => o.name !== 'players')) {
+      if (typeof option.default !== 'boolean') {
+        const id = `option-${option.name}`;
+        const input = h('input', { id, name: option.name, value: JSON.stringify(option.default), size: 24 });
+        more.append(h('div', { class: 'option' }, h('label', { for: id }, option.name.replaceAll('_', ' ')), ' ', input,
+          h('small', {}, ` \u2014 ${option.description}`)));
+        continue;
+      }
       const id = `option-${option.name}`;
       const box = h('input', { type: 'checkbox', id, name: option.name, checked: option.default });
       optionsBox.append(h('div', { class: 'option' }, box, ' ',
         h('label', { for: id }, option.name.replaceAll('_', ' ')),
         h('small', {}, ` \u2014 ${option.description}`)));
     }
+    optionsBox.append(more);
   }
   gameSelect.addEventListener('change', fillPresets);
   presetSelect.addEventListener('change', fillPlayers);
@@ -98,10 +107,18 @@ function newGameForm(catalog, created, error) {
       else seatSpecs.push({ name: i === 0 || hotSeat.checked ? (name || seatName(i)) : (name || undefined) });
     }
     const options = {};
-    for (const option of preset().options) {
-      if (typeof option.default !== 'boolean') continue;
-      const value = form.elements[option.name].checked;
-      if (value !== option.default) options[option.name] = value;
+    for (const option of preset().options.filter((o) => o.name !== 'players')) {
+      const input = document.getElementById(`option-${option.name}`);
+      if (typeof option.default === 'boolean') {
+        if (input.checked !== option.default) options[option.name] = input.checked;
+      } else if (input.value.trim() !== JSON.stringify(option.default)) {
+        try {
+          options[option.name] = JSON.parse(input.value);
+        } catch {
+          error.textContent = `Option ${option.name}: ${input.value} is not a JSON value (a number, null, "text", [a, list])`;
+          return;
+        }
+      }
     }
     try {
       const game = await api.create({ game: gameSelect.value, preset: presetSelect.value, options, seats: seatSpecs });

@@ -129,11 +129,19 @@ async function vsBot(browser, base) {
   await accessible(page, 'lobby');
   await page.selectOption('#preset', 'classic');
   await page.fill('input[name="name-0"]', 'Ann');
+  await page.click('details.options > summary');
+  await page.click('details.more-options > summary');
+  await page.fill('#option-max_turns', '30');
   await page.screenshot({ path: path.join(shots, '01-lobby.png') });
   await page.click('button[type="submit"]');
-  await page.waitForSelector('a.button.primary');
+  await page.waitForSelector('a.button.primary', { timeout: 5000 }).catch(async () => {
+    check(false, `the game was not created: ${await page.locator('.error').first().textContent()}`);
+  });
   await page.click('a.button.primary');
   await ready(page);
+  const gameId = new URL(page.url()).pathname.split('/').pop();
+  const summary = await api(base, 'GET', `/api/games/${gameId}`);
+  check(summary.options && summary.options.max_turns === 30, `the form's JSON option reached the game: ${JSON.stringify(summary.options)}`);
   await page.screenshot({ path: path.join(shots, '02-game-start.png') });
   let acted = 0;
   let reloaded = false;
@@ -152,6 +160,7 @@ async function vsBot(browser, base) {
   check(reloaded, 'the page was reloaded mid-game and play went on');
   const log = await page.locator('.log li').count();
   check(log > 10, `the log shows the events (${log})`);
+  check((await page.locator('.log').textContent()).includes('Ann '), 'the log names players by name');
   await accessible(page, 'game');
   await page.screenshot({ path: path.join(shots, '04-after-turns.png') });
   check(problems.length === 0, problems.join('\n'));
