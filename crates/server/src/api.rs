@@ -5,7 +5,8 @@
 use std::sync::Arc;
 
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{FromRequest, Path, RawQuery, Request, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, RawQuery, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -83,6 +84,26 @@ pub(crate) fn token(headers: &HeaderMap, params: &Params) -> Result<Option<Strin
     Ok(params.token.clone())
 }
 
+/// The caller's seat token, from `Authorization: Bearer TOKEN` or `?token=`; `None`
+/// for a spectator.
+pub(crate) struct Caller(pub Option<String>);
+
+impl Caller {
+    /// The token, which this request needs.
+    pub(crate) fn required(self) -> Result<String, ApiError> {
+        self.0.ok_or(ApiError::Reject(RejectReason::BadToken))
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        let params = Params::parse(parts.uri.query())?;
+        Ok(Caller(token(&parts.headers, &params)?))
+    }
+}
+
 /// Game ids are 12 lowercase hex digits; anything else is not a game (and never
 /// reaches the store or the game table).
 pub(crate) fn check_id(id: &str) -> Result<(), ApiError> {
@@ -106,6 +127,17 @@ pub(crate) fn audience(live: &Live, token: Option<&str>) -> Result<Audience, Api
             .map(Some)
             .ok_or(ApiError::Reject(RejectReason::BadToken)),
     }
+}
+
+/// Whom `token` makes the caller in game `id`.
+pub(crate) async fn caller_audience(
+    hub: &Hub,
+    id: &str,
+    token: Option<&str>,
+) -> Result<Audience, ApiError> {
+    let slot = hub.slot(id);
+    let guard = hub.lock(&slot).await?;
+    audience(guard.as_ref().expect("locked games are loaded"), token)
 }
 
 /// The routes of the API.
@@ -208,12 +240,9 @@ fn state_json(live: &Live, audience: Audience) -> Value {
 async fn game_state(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
+    Caller(token): Caller,
 ) -> Result<Json<Value>, ApiError> {
     check_id(&id)?;
-    let params = Params::parse(raw.as_deref())?;
-    let token = token(&headers, &params)?;
     let slot = hub.slot(&id);
     let guard = hub.lock(&slot).await?;
     let live = guard.as_ref().expect("locked games are loaded");
@@ -250,12 +279,10 @@ async fn seat_of(hub: &Arc<Hub>, id: &str, token: Option<String>) -> Result<Seat
 async fn act(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
+    Caller(token): Caller,
     JsonBody(request): JsonBody<ActRequest>,
 ) -> Result<Json<Value>, ApiError> {
     check_id(&id)?;
-    let token = token(&headers, &Params::parse(raw.as_deref())?)?;
     let seat = seat_of(&hub, &id, token).await?;
     let ack = hub
         .submit(&id, seat, request.version, request.action)
@@ -273,13 +300,11 @@ struct NameRequest {
 async fn join(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
+    caller: Caller,
     JsonBody(request): JsonBody<NameRequest>,
 ) -> Result<Json<Value>, ApiError> {
     check_id(&id)?;
-    let token = token(&headers, &Params::parse(raw.as_deref())?)?
-        .ok_or(ApiError::Reject(RejectReason::BadToken))?;
+    let token = caller.required()?;
     let seat = hub.join(&id, &token, &request.name).await?;
     Ok(Json(json!({ "seat": seat })))
 }
@@ -300,12 +325,10 @@ async fn claim(
 async fn leave(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Result<Json<Value>, ApiError> {
     check_id(&id)?;
-    let token = token(&headers, &Params::parse(raw.as_deref())?)?
-        .ok_or(ApiError::Reject(RejectReason::BadToken))?;
+    let token = caller.required()?;
     hub.leave(&id, &token).await?;
     Ok(Json(json!({ "ok": true })))
 }
@@ -313,12 +336,10 @@ async fn leave(
 async fn resign(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
+    caller: Caller,
 ) -> Result<Json<Value>, ApiError> {
     check_id(&id)?;
-    let token = token(&headers, &Params::parse(raw.as_deref())?)?
-        .ok_or(ApiError::Reject(RejectReason::BadToken))?;
+    let token = caller.required()?;
     hub.resign(&id, &token).await?;
     Ok(Json(json!({ "ok": true })))
 }
@@ -337,13 +358,11 @@ struct NotifyRequest {
 async fn notify(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
+    caller: Caller,
     JsonBody(request): JsonBody<NotifyRequest>,
 ) -> Result<Json<Value>, ApiError> {
     check_id(&id)?;
-    let token = token(&headers, &Params::parse(raw.as_deref())?)?
-        .ok_or(ApiError::Reject(RejectReason::BadToken))?;
+    let token = caller.required()?;
     hub.set_notify(&id, &token, request.email, request.webhook)
         .await?;
     Ok(Json(json!({ "ok": true })))
@@ -359,13 +378,11 @@ struct MessageRequest {
 async fn message(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
+    caller: Caller,
     JsonBody(request): JsonBody<MessageRequest>,
 ) -> Result<Json<Value>, ApiError> {
     check_id(&id)?;
-    let token = token(&headers, &Params::parse(raw.as_deref())?)?
-        .ok_or(ApiError::Reject(RejectReason::BadToken))?;
+    let token = caller.required()?;
     let message = hub.post_message(&id, &token, &request.text).await?;
     Ok(Json(message))
 }
@@ -385,19 +402,11 @@ async fn steps(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
-    headers: HeaderMap,
+    Caller(token): Caller,
 ) -> Result<Json<Value>, ApiError> {
     check_id(&id)?;
     let params = Params::parse(raw.as_deref())?;
-    let token = token(&headers, &params)?;
-    let who = {
-        let slot = hub.slot(&id);
-        let guard = hub.lock(&slot).await?;
-        audience(
-            guard.as_ref().expect("locked games are loaded"),
-            token.as_deref(),
-        )?
-    };
+    let who = caller_audience(&hub, &id, token.as_deref()).await?;
     let since = params.since.unwrap_or(0);
     let (version, steps) = hub.steps_since(&id, who, since).await?;
     Ok(Json(
@@ -408,12 +417,9 @@ async fn steps(
 async fn record(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
+    Caller(token): Caller,
 ) -> Result<Response, ApiError> {
     check_id(&id)?;
-    let params = Params::parse(raw.as_deref())?;
-    let token = token(&headers, &params)?;
     let (who, finished) = {
         let slot = hub.slot(&id);
         let guard = hub.lock(&slot).await?;
@@ -459,23 +465,13 @@ async fn record(
 async fn view_at(
     State(hub): State<Arc<Hub>>,
     Path((id, version)): Path<(String, String)>,
-    RawQuery(raw): RawQuery,
-    headers: HeaderMap,
+    Caller(token): Caller,
 ) -> Result<Json<Value>, ApiError> {
     check_id(&id)?;
     let version: u64 = version
         .parse()
         .map_err(|_| ApiError::malformed("the version is a number"))?;
-    let params = Params::parse(raw.as_deref())?;
-    let token = token(&headers, &params)?;
-    let who = {
-        let slot = hub.slot(&id);
-        let guard = hub.lock(&slot).await?;
-        audience(
-            guard.as_ref().expect("locked games are loaded"),
-            token.as_deref(),
-        )?
-    };
+    let who = caller_audience(&hub, &id, token.as_deref()).await?;
     Ok(Json(hub.view_at(&id, who, version).await?))
 }
 

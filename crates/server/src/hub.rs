@@ -8,7 +8,7 @@
 //! and rebuilt from the log on next use.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::Utf8Bytes;
@@ -119,6 +119,8 @@ pub(crate) struct Slot {
     pub updates: broadcast::Sender<Arc<Update>>,
     /// A bot task is running for this game.
     pub bot_running: AtomicBool,
+    /// When the game was last locked, Unix seconds (for unloading idle games).
+    pub last_used: AtomicU64,
 }
 
 /// What an acknowledged action returns to its seat.
@@ -195,6 +197,7 @@ impl Hub {
                     live: tokio::sync::Mutex::new(None),
                     updates: broadcast::channel(256).0,
                     bot_running: AtomicBool::new(false),
+                    last_used: AtomicU64::new(unix_now()),
                 })
             })
             .clone()
@@ -223,6 +226,26 @@ impl Hub {
         }
     }
 
+    /// Unloads the games nobody has touched for `idle`: no WebSocket listening, no bot
+    /// thinking, no request in flight. They are rebuilt from the log on next use.
+    /// Returns how many were unloaded.
+    pub fn evict_idle(&self, idle: std::time::Duration) -> usize {
+        let cutoff = unix_now().saturating_sub(idle.as_secs());
+        let mut slots = self
+            .slots
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let before = slots.len();
+        slots.retain(|_, slot| {
+            let idle = slot.last_used.load(Ordering::Relaxed) <= cutoff
+                && slot.updates.receiver_count() == 0
+                && !slot.bot_running.load(Ordering::Acquire)
+                && slot.live.try_lock().is_ok();
+            !idle
+        });
+        before - slots.len()
+    }
+
     /// Every slot this process holds.
     pub(crate) fn loaded_slots(&self) -> Vec<Arc<Slot>> {
         let slots = self
@@ -246,6 +269,7 @@ impl Hub {
         slot: &'a Slot,
     ) -> Result<MutexGuard<'a, Option<Live>>, ApiError> {
         let mut guard = slot.live.lock().await;
+        slot.last_used.store(unix_now(), Ordering::Relaxed);
         if guard.is_none() {
             match self.load(&slot.id).await {
                 Ok(live) => *guard = Some(live),
@@ -634,4 +658,11 @@ pub(crate) fn public_seats(seats: &[SeatRow]) -> Vec<Value> {
             })
         })
         .collect()
+}
+
+/// Now, in Unix seconds.
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }

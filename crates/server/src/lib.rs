@@ -177,6 +177,7 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
     config.listen = addr;
     let hub = Hub::new(store, config);
     fanout::start(&hub);
+    unload_idle_games(&hub);
     resume_bots(&hub).await;
     let (stop, stopped) = oneshot::channel::<()>();
     let app = app(Arc::clone(&hub));
@@ -199,6 +200,29 @@ pub async fn start(config: Config) -> Result<Running, ServeError> {
         stop,
         task,
     })
+}
+
+/// Games idle this long are unloaded from memory (they stay in the store).
+const IDLE_UNLOAD: Duration = Duration::from_mins(10);
+
+/// Every minute, unloads the games idle for [`IDLE_UNLOAD`], so that memory follows the
+/// games in play rather than every game ever opened.
+fn unload_idle_games(hub: &Arc<Hub>) {
+    let hub = Arc::downgrade(hub);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_mins(1));
+        loop {
+            tick.tick().await;
+            let Some(hub) = hub.upgrade() else { return };
+            if hub.shutting_down() {
+                return;
+            }
+            let unloaded = hub.evict_idle(IDLE_UNLOAD);
+            if unloaded > 0 {
+                tracing::info!(unloaded, "idle games unloaded");
+            }
+        }
+    });
 }
 
 /// Bots whose turn it was when the server last stopped play on.

@@ -8,13 +8,12 @@ use std::sync::Arc;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{Path, RawQuery, State};
-use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::SinkExt;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::api::{Params, audience, check_id, token};
+use crate::api::{Caller, Params, audience, check_id};
 use crate::error::ApiError;
 use crate::hub::{Audience, Hub};
 
@@ -24,11 +23,10 @@ pub(crate) async fn upgrade(
     State(hub): State<Arc<Hub>>,
     Path(id): Path<String>,
     RawQuery(raw): RawQuery,
-    headers: HeaderMap,
+    Caller(token): Caller,
 ) -> Result<Response, ApiError> {
     check_id(&id)?;
     let params = Params::parse(raw.as_deref())?;
-    let token = token(&headers, &params)?;
     let (who, version) = {
         let slot = hub.slot(&id);
         let guard = hub.lock(&slot).await?;

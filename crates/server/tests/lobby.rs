@@ -447,3 +447,19 @@ async fn a_graceful_stop_keeps_the_log_whole_and_bots_resume() {
     assert!(after > before, "the bots went on playing");
     again.stop().await;
 }
+
+/// Idle games are unloaded from memory and rebuilt from the log on next use.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_games_are_unloaded_and_come_back() {
+    let server = TestServer::start(config(&sqlite_url("idle"))).await;
+    let (id, tokens) = server
+        .create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
+        .await;
+    common::play_out(&server, &id, &tokens, 4, 10).await;
+    let before = server.state(&id, tokens[0].as_deref()).await;
+    // Used just now: kept when unloading games idle for a minute.
+    assert_eq!(server.running.hub.evict_idle(Duration::from_mins(1)), 0);
+    assert!(server.running.hub.evict_idle(Duration::ZERO) >= 1);
+    assert_eq!(server.state(&id, tokens[0].as_deref()).await, before);
+    server.stop().await;
+}
