@@ -229,6 +229,11 @@ impl Hub {
     /// Unloads the games nobody has touched for `idle`: no WebSocket listening, no bot
     /// thinking, no request in flight. They are rebuilt from the log on next use.
     /// Returns how many were unloaded.
+    ///
+    /// A request that took the slot just before it was removed works on that old slot
+    /// (its appends still go through the store's version check); a WebSocket that was
+    /// between taking the slot and subscribing would miss the new slot's updates until
+    /// it reconnects. After ten idle minutes both are unlikely, and neither loses data.
     pub fn evict_idle(&self, idle: std::time::Duration) -> usize {
         let cutoff = unix_now().saturating_sub(idle.as_secs());
         let mut slots = self
