@@ -44,12 +44,15 @@ export async function showGame(app, id, linkToken) {
   const dice = h('p', { class: 'commitment' });
   const notifyForm = notificationForm();
   const curtain = h('div', { class: 'curtain', hidden: true });
+  const joinBox = h('div', { class: 'join' });
+  const resignButton = h('button', { type: 'button', class: 'resign', onclick: resign }, 'Resign');
   const panel = h('aside', { class: 'panel' },
-    banner, error, actions, battle,
+    joinBox, banner, error, actions, battle,
     h('details', { open: true }, h('summary', {}, 'Log'), log),
     h('details', {}, h('summary', {}, 'Messages'), chat, chatForm),
     h('details', {}, h('summary', {}, 'Tell me when it is my move'), notifyForm),
-    h('details', {}, h('summary', {}, 'Fair dice'), dice));
+    h('details', {}, h('summary', {}, 'Fair dice'), dice),
+    h('p', {}, resignButton));
   app.replaceChildren(status, h('div', { class: 'layout' }, h('div', { class: 'map-box' }, svg), panel), curtain);
   panZoom(svg);
 
@@ -121,10 +124,44 @@ export async function showGame(app, id, linkToken) {
     dice.replaceChildren(
       h('span', {}, `The server committed to this game's dice seed before the first roll: SHA-256 ${state.seed_commitment}.`),
       state.seed ? h('span', {}, ` The seed was ${state.seed}; `, h('a', { href: `/api/games/${id}/record`, download: `hexwar-${id}.json` }, 'download the record'), ' and check it with hexwar verify.') : h('span', {}, ' The seed is revealed when the game ends.'));
+    renderJoin();
+    resignButton.hidden = you === null || Boolean(toMove.over || state.result) || state.seats[you].resigned;
     renderBattle(position, names);
     renderActions(view);
     const over = toMove.over || state.result;
     if (over) renderOver(names, over);
+  }
+
+  /** A player who opened an invite link gives their name, which claims the seat. */
+  function renderJoin() {
+    const you = state.you;
+    if (you === null || state.seats[you].claimed) {
+      joinBox.replaceChildren();
+      return;
+    }
+    const name = h('input', { 'aria-label': 'your name', maxlength: 40, placeholder: 'your name', required: true });
+    joinBox.replaceChildren(h('form', {
+      class: 'join-form',
+      onsubmit: async (event) => {
+        event.preventDefault();
+        try {
+          await api.join(id, currentToken(you)[1], name.value);
+          await refresh();
+        } catch (e) {
+          error.textContent = e.explain ? e.explain() : e.message;
+        }
+      },
+    }, h('strong', {}, `You hold ${seatName(you)}. `), name, ' ', h('button', { type: 'submit', class: 'primary' }, 'Join the game')));
+  }
+
+  async function resign() {
+    if (!confirm('Resign? A bot will play your seat from now on (in a 2-player game, your opponent wins).')) return;
+    try {
+      await api.resign(id, currentToken(state.you)[1]);
+      await refresh();
+    } catch (e) {
+      error.textContent = e.explain ? e.explain() : e.message;
+    }
   }
 
   function renderOver(names, over) {

@@ -363,6 +363,32 @@ async function replay(browser, base) {
   await context.close();
 }
 
+async function inviteAndResign(browser, base) {
+  // Ann invites someone; whoever opens the link names themselves and joins.
+  const created = await api(base, 'POST', '/api/games', { game: 'viktory', seats: [{ name: 'Ann' }, {}] });
+  check((await api(base, 'GET', `/api/games/${created.id}`)).status === 'open', 'the game waits for its invitee');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const problems = watch(page, 'invitee');
+  await page.goto(created.seats[1].invite);
+  await page.waitForSelector('.join-form');
+  await page.screenshot({ path: path.join(shots, '12-invitee-joins.png') });
+  await page.fill('.join-form input', 'Eve');
+  await page.click('.join-form button');
+  await page.waitForFunction(() => !document.querySelector('.join-form'));
+  const state = await api(base, 'GET', `/api/games/${created.id}`);
+  check(state.seats[1].name === 'Eve' && state.status === 'running', `the invitee joined: ${JSON.stringify(state.seats[1])} ${state.status}`);
+  // Eve resigns: in a 2-player game Ann wins.
+  page.on('dialog', (dialog) => dialog.accept());
+  await page.click('button.resign');
+  await page.waitForSelector('.game-over');
+  check((await page.locator('.game-over').textContent()).includes('Won by Ann'), 'the game-over panel names the winner');
+  check(!(await page.locator('button.resign').isVisible()), 'no resign button once the game is over');
+  await page.screenshot({ path: path.join(shots, '13-resigned.png') });
+  check(problems.length === 0, problems.join('\n'));
+  await context.close();
+}
+
 const { base, child } = await startServer();
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
 try {
@@ -370,6 +396,7 @@ try {
   await twoPeopleAndFog(browser, base);
   await replay(browser, base);
   await battle(browser, base);
+  await inviteAndResign(browser, base);
 } catch (e) {
   failures += 1;
   console.error(e);
