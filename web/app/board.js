@@ -220,6 +220,8 @@ export function panZoom(svg) {
     set([px - (px - x) * f, py - (py - y) * f, nw, h * f]);
   }
   svg.addEventListener('pointerdown', (e) => {
+    // A drag that starts on a hex with actions moves a unit; it does not pan.
+    if (e.target.closest && e.target.closest('g.hex:has(polygon.source)')) return;
     pointers.set(e.pointerId, [e.clientX, e.clientY]);
     last = pointers.size === 2 ? distance() : [e.clientX, e.clientY];
     moved = 0;

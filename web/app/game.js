@@ -55,8 +55,25 @@ export async function showGame(app, id, linkToken) {
     h('p', {}, resignButton));
   app.replaceChildren(status, h('div', { class: 'layout' }, h('div', { class: 'map-box' }, svg), panel), curtain);
   panZoom(svg);
+  // Drag from a unit's hex to where it should go: the same as two clicks.
+  let dragFrom = null;
+  svg.addEventListener('pointerdown', (e) => {
+    const from = e.target.closest && e.target.closest('g.hex:has(polygon.source)');
+    dragFrom = from ? from.dataset.hex : null;
+  });
+  svg.addEventListener('pointerup', (e) => {
+    const from = dragFrom;
+    dragFrom = null;
+    const under = document.elementFromPoint(e.clientX, e.clientY);
+    const to = under && under.closest && under.closest('g.hex');
+    if (!from || !to || to.dataset.hex === from || !state) return;
+    selected = from;
+    render();
+    onHex(to.dataset.hex, currentEntries);
+  });
 
   let state = null;
+  let currentEntries = [];
   let selected = null;
   let shownSeat = null; // the seat whose view is on screen (hot-seat)
   let busy = false;
@@ -199,6 +216,7 @@ export async function showGame(app, id, linkToken) {
     // "lose #3" reads better as "lose cavalry #3".
     const named = (text) => (text || '').replace(/#(\d+)/g, (m, n) => (kinds.has(Number(n)) ? `${kinds.get(Number(n))} ${m}` : m));
     const entries = legal.map((action, i) => ({ action, text: named(texts[i]), ...ends(action, unitsById) }));
+    currentEntries = entries;
     const sources = new Set();
     const targets = new Set();
     for (const e of entries) {

@@ -281,11 +281,16 @@ async function battle(browser, base) {
     const problems = watch(page, 'battle');
     await page.goto(created.seats[0].invite);
     await ready(page);
-    // Move all three units into the enemy city: select their hex, then the city.
+    // Move all three units into the enemy city: the first by dragging, the others by
+    // selecting their hex, then the city.
     for (let i = 0; i < 3; i += 1) {
       const version = await page.locator('.status').getAttribute('data-version');
-      await page.click('g.hex[data-hex="1,0"]');
-      await page.click('g.hex[data-hex="2,0"]');
+      if (i === 0) {
+        await page.locator('g.hex[data-hex="1,0"]').dragTo(page.locator('g.hex[data-hex="2,0"]'));
+      } else {
+        await page.click('g.hex[data-hex="1,0"]');
+        await page.click('g.hex[data-hex="2,0"]');
+      }
       // Several units could go: the page asks which.
       await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v || document.querySelector('.chooser'), version);
       if (await page.locator('.chooser').count()) await page.locator('.chooser button').first().click();
