@@ -91,6 +91,15 @@ pub fn app(hub: Arc<Hub>) -> Router {
         None => router.route("/", get(no_client)),
     };
     router
+        .method_not_allowed_fallback(|| async {
+            let body = protocol::ErrorBody {
+                code: "method_not_allowed".into(),
+                rule: None,
+                message: "this route does not take that method (see docs/server.md)".into(),
+                problems: vec![],
+            };
+            (StatusCode::METHOD_NOT_ALLOWED, Json(body))
+        })
         .layer(
             // Paths only: a token in a query string must never reach the logs.
             TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {

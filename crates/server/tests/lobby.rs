@@ -411,6 +411,15 @@ async fn limits_answer_in_json() {
         }
     }
     assert!(limited >= 4, "{limited}");
+    // A wrong method is refused in JSON too.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let (status, body) = server
+        .call(reqwest::Method::DELETE, "/api/games", None, None)
+        .await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::METHOD_NOT_ALLOWED, Some("method_not_allowed"))
+    );
     // The health check is not rate limited (load balancers poll it).
     assert_eq!(server.get("/healthz", None).await.0, StatusCode::OK);
     server.stop().await;
