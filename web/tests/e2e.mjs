@@ -155,7 +155,8 @@ async function vsBot(browser, base) {
       reloaded = true;
     }
   }
-  check(acted > 10, `played ${acted} decisions through the UI`);
+  // Ending phases is one choice in five, so three turns can take as few as six decisions.
+  check(acted >= 6, `played ${acted} decisions through the UI`);
   check((await turnNumber(page)) >= 3, 'several full turns were played');
   check(reloaded, 'the page was reloaded mid-game and play went on');
   const log = await page.locator('.log li').count();
