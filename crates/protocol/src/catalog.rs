@@ -200,19 +200,7 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn apply(&mut self, action: Value) -> Result<Vec<Step>, RejectReason> {
-        let to_move = self.state.to_move();
-        if to_move.is_over() {
-            return Err(RejectReason::GameOver);
-        }
-        let action: G::Action = from_json("action", action)?;
-        self.state
-            .check(&action)
-            .map_err(|e| RejectReason::Rule(e.to_problem()))?;
-        let by = match to_move {
-            ToMove::Seat(s) => Actor::Seat(s),
-            _ => Actor::Chance,
-        };
-        let mut steps = vec![self.push(by, action)];
+        let mut steps = vec![self.apply_recorded(action)?];
         steps.extend(self.resolve_chance());
         Ok(steps)
     }

@@ -11,14 +11,14 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use engine::{Seat, ToMove};
+use engine::ToMove;
 use protocol::RejectReason;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use crate::error::ApiError;
-use crate::hub::{Audience, Hub, Live};
+use crate::hub::{Audience, Hub, Live, Submitter};
 use crate::lobby::{BOT_LEVELS, CreateGame};
 
 /// A JSON body whose problems are answered in JSON.
@@ -104,9 +104,28 @@ impl<S: Send + Sync> FromRequestParts<S> for Caller {
     }
 }
 
+/// The `{id}` of a game route, checked by [`check_id`] before any handler runs.
+pub(crate) struct GameId(pub String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Path(params) = Path::<Vec<(String, String)>>::from_request_parts(parts, state)
+            .await
+            .map_err(|e| ApiError::malformed(e.body_text()))?;
+        let id = params
+            .into_iter()
+            .find_map(|(k, v)| (k == "id").then_some(v))
+            .unwrap_or_default();
+        check_id(&id)?;
+        Ok(GameId(id))
+    }
+}
+
 /// Game ids are 12 lowercase hex digits; anything else is not a game (and never
 /// reaches the store or the game table).
-pub(crate) fn check_id(id: &str) -> Result<(), ApiError> {
+fn check_id(id: &str) -> Result<(), ApiError> {
     if id.len() == 12
         && id
             .bytes()
@@ -239,10 +258,9 @@ fn state_json(live: &Live, audience: Audience) -> Value {
 
 async fn game_state(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     Caller(token): Caller,
 ) -> Result<Json<Value>, ApiError> {
-    check_id(&id)?;
     let slot = hub.slot(&id);
     let guard = hub.lock(&slot).await?;
     let live = guard.as_ref().expect("locked games are loaded");
@@ -260,32 +278,20 @@ struct ActRequest {
     action: Value,
 }
 
-/// The seat a request's token opens in game `id` (a token is required).
-async fn seat_of(hub: &Arc<Hub>, id: &str, token: Option<String>) -> Result<Seat, ApiError> {
-    let token = token.ok_or(ApiError::Reject(RejectReason::BadToken))?;
-    let slot = hub.slot(id);
-    let guard = hub.lock(&slot).await?;
-    let live = guard.as_ref().expect("locked games are loaded");
-    let seat = live.seat_of(&token).ok_or(RejectReason::BadToken)?;
-    if live.seats[usize::from(seat.0)].resigned {
-        return Err(ApiError::Conflict {
-            code: "resigned",
-            message: "this seat resigned; a bot plays it now".into(),
-        });
-    }
-    Ok(seat)
-}
-
 async fn act(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-    Caller(token): Caller,
+    GameId(id): GameId,
+    caller: Caller,
     JsonBody(request): JsonBody<ActRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    check_id(&id)?;
-    let seat = seat_of(&hub, &id, token).await?;
+    let token = caller.required()?;
     let ack = hub
-        .submit(&id, seat, request.version, request.action)
+        .submit(
+            &id,
+            Submitter::Token(&token),
+            request.version,
+            request.action,
+        )
         .await?;
     Ok(Json(json!(ack)))
 }
@@ -299,11 +305,10 @@ struct NameRequest {
 
 async fn join(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     caller: Caller,
     JsonBody(request): JsonBody<NameRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    check_id(&id)?;
     let token = caller.required()?;
     let seat = hub.join(&id, &token, &request.name).await?;
     Ok(Json(json!({ "seat": seat })))
@@ -311,10 +316,10 @@ async fn join(
 
 async fn claim(
     State(hub): State<Arc<Hub>>,
-    Path((id, seat)): Path<(String, String)>,
+    GameId(id): GameId,
+    Path((_, seat)): Path<(String, String)>,
     JsonBody(request): JsonBody<NameRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    check_id(&id)?;
     let seat: u8 = seat
         .parse()
         .map_err(|_| ApiError::not_found(format!("there is no seat {seat:?}")))?;
@@ -324,10 +329,9 @@ async fn claim(
 
 async fn leave(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     caller: Caller,
 ) -> Result<Json<Value>, ApiError> {
-    check_id(&id)?;
     let token = caller.required()?;
     hub.leave(&id, &token).await?;
     Ok(Json(json!({ "ok": true })))
@@ -335,10 +339,9 @@ async fn leave(
 
 async fn resign(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     caller: Caller,
 ) -> Result<Json<Value>, ApiError> {
-    check_id(&id)?;
     let token = caller.required()?;
     hub.resign(&id, &token).await?;
     Ok(Json(json!({ "ok": true })))
@@ -357,11 +360,10 @@ struct NotifyRequest {
 
 async fn notify(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     caller: Caller,
     JsonBody(request): JsonBody<NotifyRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    check_id(&id)?;
     let token = caller.required()?;
     hub.set_notify(&id, &token, request.email, request.webhook)
         .await?;
@@ -377,11 +379,10 @@ struct MessageRequest {
 
 async fn message(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     caller: Caller,
     JsonBody(request): JsonBody<MessageRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    check_id(&id)?;
     let token = caller.required()?;
     let message = hub.post_message(&id, &token, &request.text).await?;
     Ok(Json(message))
@@ -389,10 +390,9 @@ async fn message(
 
 async fn messages(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     RawQuery(raw): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
-    check_id(&id)?;
     let params = Params::parse(raw.as_deref())?;
     let messages = hub.store.messages(&id, params.since.unwrap_or(0)).await?;
     Ok(Json(json!({ "messages": messages })))
@@ -400,11 +400,10 @@ async fn messages(
 
 async fn steps(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     RawQuery(raw): RawQuery,
     Caller(token): Caller,
 ) -> Result<Json<Value>, ApiError> {
-    check_id(&id)?;
     let params = Params::parse(raw.as_deref())?;
     let who = caller_audience(&hub, &id, token.as_deref()).await?;
     let since = params.since.unwrap_or(0);
@@ -416,10 +415,9 @@ async fn steps(
 
 async fn record(
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     Caller(token): Caller,
 ) -> Result<Response, ApiError> {
-    check_id(&id)?;
     let (who, finished) = {
         let slot = hub.slot(&id);
         let guard = hub.lock(&slot).await?;
@@ -464,10 +462,10 @@ async fn record(
 
 async fn view_at(
     State(hub): State<Arc<Hub>>,
-    Path((id, version)): Path<(String, String)>,
+    GameId(id): GameId,
+    Path((_, version)): Path<(String, String)>,
     Caller(token): Caller,
 ) -> Result<Json<Value>, ApiError> {
-    check_id(&id)?;
     let version: u64 = version
         .parse()
         .map_err(|_| ApiError::malformed("the version is a number"))?;
@@ -475,10 +473,6 @@ async fn view_at(
     Ok(Json(hub.view_at(&id, who, version).await?))
 }
 
-async fn history(
-    State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    check_id(&id)?;
+async fn history(State(hub): State<Arc<Hub>>, GameId(id): GameId) -> Result<Json<Value>, ApiError> {
     Ok(Json(hub.history(&id).await?))
 }

@@ -10,11 +10,10 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use engine::Seat;
 use serde_json::Value;
 
 use crate::error::ApiError;
-use crate::hub::{Hub, Slot};
+use crate::hub::{Hub, Slot, Submitter};
 
 /// A bot: picks one of the legal actions from what its seat sees.
 pub trait Bot: Send + Sync {
@@ -116,9 +115,12 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
     }
     let budget = hub.config.bot_budget;
     let choice = choose(&level, view, legal, budget).await;
-    match hub.submit_as_bot(&slot.id, seat, version, choice).await {
+    match hub
+        .submit(&slot.id, Submitter::Bot(seat), version, choice)
+        .await
+    {
         // Someone else moved first (another process's bot): look again.
-        Ok(()) | Err(ApiError::Reject(protocol::RejectReason::StaleVersion { .. })) => Ok(true),
+        Ok(_) | Err(ApiError::Reject(protocol::RejectReason::StaleVersion { .. })) => Ok(true),
         Err(e) => Err(e),
     }
 }
@@ -136,18 +138,5 @@ async fn choose(level: &str, view: Value, legal: Vec<Value>, budget: Duration) -
     match tokio::time::timeout(budget + Duration::from_millis(500), task).await {
         Ok(Ok(action)) => action,
         _ => fallback,
-    }
-}
-
-impl Hub {
-    /// Submits a bot's choice through the checked path.
-    async fn submit_as_bot(
-        self: &Arc<Self>,
-        id: &str,
-        seat: Seat,
-        version: u64,
-        action: Value,
-    ) -> Result<(), ApiError> {
-        self.submit(id, seat, version, action).await.map(|_| ())
     }
 }

@@ -30,6 +30,29 @@ pub(crate) struct LoggedAction {
     pub action: Value,
 }
 
+/// The log entries of `steps`.
+pub(crate) fn log_entries(steps: &[Step]) -> Vec<String> {
+    steps
+        .iter()
+        .map(|s| {
+            serde_json::to_string(&LoggedAction {
+                by: s.by,
+                action: s.action.clone(),
+            })
+            .expect("JSON values serialise")
+        })
+        .collect()
+}
+
+/// Who submits an action: a person by their seat token, or the server's bot for a seat.
+#[derive(Clone, Copy, Debug)]
+pub enum Submitter<'a> {
+    /// A seat's secret token.
+    Token(&'a str),
+    /// The bot playing this seat.
+    Bot(Seat),
+}
+
 /// Who is looking: a seat, or a spectator (`None`).
 pub type Audience = Option<Seat>;
 
@@ -290,11 +313,17 @@ impl Hub {
         Ok(guard)
     }
 
-    /// Rebuilds game `id` from the store.
-    async fn load(&self, id: &str) -> Result<Live, ApiError> {
+    /// Everything the store holds of game `id`: header, seats and log.
+    async fn stored(&self, id: &str) -> Result<(GameRow, Vec<SeatRow>, Actions), ApiError> {
         let row = self.store.game(id).await?;
         let seats = self.store.seats(id).await?;
         let actions = self.store.actions(id, 0).await?;
+        Ok((row, seats, actions))
+    }
+
+    /// Rebuilds game `id` from the store.
+    async fn load(&self, id: &str) -> Result<Live, ApiError> {
+        let (row, seats, actions) = self.stored(id).await?;
         let catalog = &self.catalog;
         let session = rebuild(catalog, &row, &seats, &actions, None)?;
         let mut live = Live {
@@ -358,17 +387,32 @@ impl Hub {
         Ok(())
     }
 
-    /// The one checked path of every action, from people and bots alike.
+    /// The one checked path of every action, from people and bots alike. The seat is
+    /// resolved under the same lock as the action, so a seat that resigns meanwhile
+    /// cannot slip one in.
     pub async fn submit(
         self: &Arc<Self>,
         id: &str,
-        seat: Seat,
+        by: Submitter<'_>,
         version: u64,
         action: Value,
     ) -> Result<Ack, ApiError> {
         let slot = self.slot(id);
         let mut guard = self.lock(&slot).await?;
         let live = guard.as_mut().expect("locked games are loaded");
+        let seat = match by {
+            Submitter::Token(token) => {
+                let seat = live.seat_of(token).ok_or(RejectReason::BadToken)?;
+                if live.seats[usize::from(seat.0)].resigned {
+                    return Err(ApiError::Conflict {
+                        code: "resigned",
+                        message: "this seat resigned; a bot plays it now".into(),
+                    });
+                }
+                seat
+            }
+            Submitter::Bot(seat) => seat,
+        };
         if live.is_over() {
             return Err(RejectReason::GameOver.into());
         }
@@ -385,16 +429,7 @@ impl Hub {
             return Err(RejectReason::NotYourTurn { to_move }.into());
         }
         let steps = live.session.apply(action)?;
-        let bodies: Vec<String> = steps
-            .iter()
-            .map(|s| {
-                serde_json::to_string(&LoggedAction {
-                    by: s.by,
-                    action: s.action.clone(),
-                })
-                .expect("JSON values serialise")
-            })
-            .collect();
+        let bodies = log_entries(&steps);
         let over = live.session.to_move().is_over();
         let status = if over { Some("over") } else { None };
         match self.store.append(id, current, &bodies, status).await {
@@ -485,9 +520,7 @@ impl Hub {
         audience: Audience,
         since: u64,
     ) -> Result<(u64, Vec<Value>), ApiError> {
-        let row = self.store.game(id).await?;
-        let seats = self.store.seats(id).await?;
-        let actions = self.store.actions(id, 0).await?;
+        let (row, seats, actions) = self.stored(id).await?;
         let version = actions.len() as u64;
         if since > version {
             return Err(ApiError::malformed(format!(
@@ -521,9 +554,7 @@ impl Hub {
         audience: Audience,
         version: u64,
     ) -> Result<Value, ApiError> {
-        let row = self.store.game(id).await?;
-        let seats = self.store.seats(id).await?;
-        let mut actions = self.store.actions(id, 0).await?;
+        let (row, seats, mut actions) = self.stored(id).await?;
         if version > actions.len() as u64 {
             return Err(ApiError::malformed(format!(
                 "version {version} is ahead of the game's version {}",
@@ -548,9 +579,7 @@ impl Hub {
     /// `position.turn.number` (VIKTORY), the public scores at the start of each game
     /// turn and at the end, as a spectator sees them.
     pub(crate) async fn history(self: &Arc<Self>, id: &str) -> Result<Value, ApiError> {
-        let row = self.store.game(id).await?;
-        let seats = self.store.seats(id).await?;
-        let actions = self.store.actions(id, 0).await?;
+        let (row, seats, actions) = self.stored(id).await?;
         let hub = Arc::clone(self);
         tokio::task::spawn_blocking(move || {
             let mut points: Vec<Value> = Vec::new();
@@ -580,6 +609,9 @@ impl Hub {
         .map_err(|e| ApiError::Unavailable(format!("history task failed: {e}")))?
     }
 }
+
+/// A game's log as the store returns it: `(seq, body)`.
+type Actions = Vec<(u64, String)>;
 
 /// A callback that receives each step after a version while a game is rebuilt.
 type StepSink<'a> = (u64, &'a mut dyn FnMut(&dyn Session, &Step));

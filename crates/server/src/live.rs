@@ -7,13 +7,13 @@
 use std::sync::Arc;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, RawQuery, State};
+use axum::extract::{RawQuery, State};
 use axum::response::Response;
 use futures_util::SinkExt;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
 
-use crate::api::{Caller, Params, audience, check_id};
+use crate::api::{Caller, GameId, Params, audience};
 use crate::error::ApiError;
 use crate::hub::{Audience, Hub};
 
@@ -21,11 +21,10 @@ use crate::hub::{Audience, Hub};
 pub(crate) async fn upgrade(
     ws: WebSocketUpgrade,
     State(hub): State<Arc<Hub>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     RawQuery(raw): RawQuery,
     Caller(token): Caller,
 ) -> Result<Response, ApiError> {
-    check_id(&id)?;
     let params = Params::parse(raw.as_deref())?;
     let (who, version) = {
         let slot = hub.slot(&id);

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::bots;
 use crate::error::ApiError;
-use crate::hub::{Hub, LoggedAction, public_seats};
+use crate::hub::{Hub, log_entries, public_seats};
 use crate::secrets::{new_seed, new_token};
 use crate::store::{GameRow, SeatRow};
 use protocol::{RejectReason, SessionConfig};
@@ -225,17 +225,7 @@ impl Hub {
             .or_else(|| entry.presets().first().map(|p| p.name.clone()))
             .unwrap_or_default();
         let setup = session.setup().to_string();
-        let initial: Vec<String> = session
-            .resolve_chance()
-            .iter()
-            .map(|s| {
-                serde_json::to_string(&LoggedAction {
-                    by: s.by,
-                    action: s.action.clone(),
-                })
-                .expect("JSON values serialise")
-            })
-            .collect();
+        let initial = log_entries(&session.resolve_chance());
         let all_claimed = seats.iter().all(|s| s.kind == "bot" || s.name.is_some());
         let row = GameRow {
             id: id.clone(),
@@ -277,7 +267,6 @@ impl Hub {
             (None, Some(seat)) => seat,
             (None, None) => return Err(RejectReason::BadToken.into()),
         };
-        let status_before = live.derived_status();
         let mut row = live
             .seats
             .get(usize::from(index))
@@ -300,7 +289,7 @@ impl Hub {
             live.row.result = Some(result);
         }
         let status = live.derived_status();
-        if status != status_before || status != live.row.status {
+        if status != live.row.status {
             self.store.set_status(id, status, None).await?;
             live.row.status = status.into();
         }

@@ -258,9 +258,7 @@ async fn a_person_against_a_bot() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn racing_clients_one_wins() {
     let server = TestServer::start(config(&sqlite_url("race"))).await;
-    let (id, tokens) = server
-        .create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
-        .await;
+    let (id, tokens) = server.two_people().await;
     let mut dice = Dice::new(3);
     let mut rounds = 0;
     while rounds < 20 {
@@ -317,9 +315,7 @@ async fn racing_clients_one_wins() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tokens_open_only_their_seat() {
     let server = TestServer::start(config(&sqlite_url("tokens"))).await;
-    let (id, tokens) = server
-        .create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
-        .await;
+    let (id, tokens) = server.two_people().await;
     // t0 opens the seat that moves first (drawn at the start), t1 the other.
     let first = server.state(&id, None).await["to_move"]["seat"]
         .as_u64()
@@ -477,9 +473,7 @@ async fn fog_stays_on_the_server() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_changes_nothing() {
     let server = TestServer::start(config(&sqlite_url("fuzz"))).await;
-    let (id, tokens) = server
-        .create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
-        .await;
+    let (id, tokens) = server.two_people().await;
     // Play a little so that there is a position with many legal actions.
     play_out(&server, &id, &tokens, 9, 12).await;
     let token = tokens[0].clone().unwrap();

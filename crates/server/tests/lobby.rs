@@ -144,9 +144,7 @@ async fn seats_are_joined_claimed_left_and_resigned() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn messages_reach_the_table() {
     let server = TestServer::start(config(&sqlite_url("messages"))).await;
-    let (id, tokens) = server
-        .create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
-        .await;
+    let (id, tokens) = server.two_people().await;
     let url = format!("{}/api/games/{id}/live", server.base.replace("http", "ws"));
     let (mut socket, _) = tokio_tungstenite::connect_async(url).await.unwrap();
     let t0 = tokens[0].as_deref();
@@ -327,9 +325,7 @@ async fn seats_are_told_when_they_must_move() {
         plain: true,
     });
     let server = TestServer::start(config).await;
-    let (id, tokens) = server
-        .create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
-        .await;
+    let (id, tokens) = server.two_people().await;
     // The seat that does not move first asks to be told (the first player is drawn).
     let first = server.state(&id, None).await["to_move"]["seat"]
         .as_u64()
@@ -461,9 +457,7 @@ async fn a_graceful_stop_keeps_the_log_whole_and_bots_resume() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn idle_games_are_unloaded_and_come_back() {
     let server = TestServer::start(config(&sqlite_url("idle"))).await;
-    let (id, tokens) = server
-        .create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
-        .await;
+    let (id, tokens) = server.two_people().await;
     common::play_out(&server, &id, &tokens, 4, 10).await;
     let before = server.state(&id, tokens[0].as_deref()).await;
     // Used just now: kept when unloading games idle for a minute.

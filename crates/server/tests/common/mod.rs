@@ -106,6 +106,12 @@ impl TestServer {
         (id, tokens)
     }
 
+    /// A classic game between Ann and Bob, both people.
+    pub async fn two_people(&self) -> (String, Vec<Option<String>>) {
+        self.create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
+            .await
+    }
+
     pub async fn state(&self, id: &str, token: Option<&str>) -> Value {
         let (status, state) = self.get(&format!("/api/games/{id}"), token).await;
         assert_eq!(status, StatusCode::OK, "{state}");
