@@ -41,6 +41,7 @@ export const api = {
   state: (id, token) => call('GET', `/api/games/${id}`, { token }),
   act: (id, token, version, action) =>
     call('POST', `/api/games/${id}/actions`, { token, body: { version, action } }),
+  undo: (id, token, version) => call('POST', `/api/games/${id}/undo`, { token, body: { version } }),
   join: (id, token, name) => call('POST', `/api/games/${id}/join`, { token, body: { name } }),
   claim: (id, seat, name) => call('POST', `/api/games/${id}/seats/${seat}/claim`, { body: { name } }),
   resign: (id, token) => call('POST', `/api/games/${id}/resign`, { token, body: {} }),

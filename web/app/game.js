@@ -46,8 +46,9 @@ export async function showGame(app, id, linkToken) {
   const curtain = h('div', { class: 'curtain', hidden: true });
   const joinBox = h('div', { class: 'join' });
   const resignButton = h('button', { type: 'button', class: 'resign', onclick: resign }, 'Resign');
+  const undoButton = h('button', { type: 'button', class: 'undo', onclick: undo, title: 'keyboard: U', hidden: true }, 'Take back my last move');
   const panel = h('aside', { class: 'panel' },
-    joinBox, banner, error, actions, battle,
+    joinBox, banner, error, h('p', { class: 'undo-box' }, undoButton), actions, battle,
     h('details', { open: true }, h('summary', {}, 'Log'), log),
     h('details', {}, h('summary', {}, 'Messages'), chat, chatForm),
     h('details', {}, h('summary', {}, 'Tell me when it is my move'), notifyForm),
@@ -74,6 +75,8 @@ export async function showGame(app, id, linkToken) {
 
   let state = null;
   let currentEntries = [];
+  // The battle dice of the current round, from the events: {seat, purpose, value}.
+  let battleDice = [];
   let selected = null;
   let shownSeat = null; // the seat whose view is on screen (hot-seat)
   let busy = false;
@@ -143,6 +146,7 @@ export async function showGame(app, id, linkToken) {
       state.seed ? h('span', {}, ` The seed was ${state.seed}; `, h('a', { href: `/api/games/${id}/record`, download: `hexwar-${id}.json` }, 'download the record'), ' and check it with hexwar verify.') : h('span', {}, ' The seed is revealed when the game ends.'));
     renderJoin();
     resignButton.hidden = you === null || Boolean(toMove.over || state.result) || state.seats[you].resigned;
+    undoButton.hidden = !state.can_undo;
     renderBattle(position, names);
     renderActions(view);
     const over = toMove.over || state.result;
@@ -198,14 +202,38 @@ export async function showGame(app, id, linkToken) {
       battle.replaceChildren();
       return;
     }
-    const here = position.units.filter((u) => key(u.hex) === key(b.hex));
-    const side = (seat) => here.filter((u) => u.owner === seat).map((u) => u.kind).join(', ') || 'none';
-    battle.replaceChildren(h('div', { class: 'battle-box' },
-      h('h3', {}, `Battle at ${key(b.hex)}${b.naval ? ' (naval)' : ''}, round ${b.round}`),
-      h('p', {}, h('strong', {}, names[b.attacker]), ` attacks with ${side(b.attacker)}`),
-      h('p', {}, h('strong', {}, names[b.defender]), ` defends with ${side(b.defender)}`),
-      b.rolls && b.rolls.length ? h('p', { class: 'dice' }, 'Dice: ', b.rolls.map((r) => h('span', { class: 'die' }, String(r)))) : null,
-      h('p', {}, `Step: ${String(b.step).replaceAll('_', ' ')}`)));
+    const here = position.units.filter((u) => key(u.hex) === key(b.hex) && u.aboard === undefined);
+    const marked = new Set(b.marked || []);
+    // Each side's units; those already hit this round are struck through.
+    const units = (seat) => {
+      const mine = here.filter((u) => u.owner === seat);
+      if (!mine.length) return [h('span', {}, 'no units')];
+      return mine.map((u) => h(marked.has(u.id) ? 's' : 'span', { class: 'battle-unit', title: marked.has(u.id) ? 'hit this round' : '' }, `${u.kind} #${u.id}`));
+    };
+    const dice = (seat) => {
+      const mine = battleDice.filter((d) => d.seat === seat);
+      return mine.length ? h('span', { class: 'dice' }, mine.map((d) => h('span', { class: 'die', title: d.purpose.replaceAll('_', ' ') }, String(d.value)))) : h('span', { class: 'quiet' }, 'no dice yet');
+    };
+    const hits = (on, roller, owner) => {
+      const t = (on && on.tactical) || 0;
+      const r = (on && on.regular) || 0;
+      if (!t && !r) return null;
+      const parts = [];
+      if (t) parts.push(`${t} chosen by ${names[roller]}`);
+      if (r) parts.push(`${r} chosen by ${names[owner]}`);
+      return h('p', { class: 'hits' }, `Hits on ${names[owner]} to take: ${parts.join(', ')}`);
+    };
+    const side = (seat, verb) => h('div', { class: 'battle-side' },
+      h('p', {}, h('span', { class: 'swatch', style: `background:${seatColor(seat, state.you, state.view.colorblind)}` }), ' ', h('strong', {}, names[seat]), ` ${verb}: `, ...units(seat).flatMap((x) => [x, ' '])),
+      h('p', {}, 'Dice this round: ', dice(seat)));
+    battle.replaceChildren(h('div', { class: 'battle-box', role: 'region', 'aria-label': 'battle' },
+      h('h3', {}, `Battle at ${key(b.hex)}${b.naval ? ' (naval)' : ''}, ${b.round ? `round ${b.round}` : 'pre-battle fire'}`),
+      side(b.attacker, 'attacks'),
+      side(b.defender, 'defends'),
+      b.suppressed ? h('p', {}, `${names[b.defender]} loses ${b.suppressed} dice to suppression.`) : null,
+      hits(b.defender_hits, b.attacker, b.defender),
+      hits(b.attacker_hits, b.defender, b.attacker),
+      h('p', { class: 'quiet' }, `Step: ${String(b.step).replaceAll('_', ' ')}`)));
   }
 
   function renderActions(view) {
@@ -290,6 +318,22 @@ export async function showGame(app, id, linkToken) {
     }
   }
 
+  /** Takes back this seat's last move (the server says when that is allowed). */
+  async function undo() {
+    if (busy || !state || !state.can_undo) return;
+    busy = true;
+    error.textContent = '';
+    try {
+      await api.undo(id, currentToken(state.you)[1], state.version);
+      selected = null;
+    } catch (e) {
+      error.textContent = `Refused: ${e.explain ? e.explain() : e.message}`;
+    } finally {
+      busy = false;
+      await refresh();
+    }
+  }
+
   async function sendMessage(event) {
     event.preventDefault();
     const text = chatInput.value.trim();
@@ -325,6 +369,7 @@ export async function showGame(app, id, linkToken) {
       selected = null;
       render();
     }
+    if ((e.key === 'u' || e.key === 'U') && state && state.can_undo) undo();
     if ((e.key === 'e' || e.key === 'E') && state && state.legal) {
       const end = state.legal.find((a) => a.type === 'end_phase');
       if (end) act(end);
@@ -343,7 +388,18 @@ export async function showGame(app, id, linkToken) {
   live(id, token, 0, (message) => {
     if (message.type === 'actions') {
       for (const step of message.steps) {
-        for (const text of step.text) log.prepend(h('li', {}, withNames(text)));
+        if (step.undo) {
+          // The move at step.index was taken back: its lines leave the log.
+          for (const li of log.querySelectorAll(`li[data-index="${step.index}"]`)) li.remove();
+          const who = step.by.seat !== undefined ? (state.seats[step.by.seat].name || seatName(step.by.seat)) : 'Someone';
+          log.prepend(h('li', { class: 'quiet' }, `${who} took back a move`));
+          continue;
+        }
+        for (const text of step.text) log.prepend(h('li', { 'data-index': String(step.index) }, withNames(text)));
+        for (const e of step.events) {
+          if (e.type === 'battle_started' || e.type === 'round_started') battleDice = [];
+          else if (e.type === 'die_rolled' && e.purpose !== 'doomsday' && e.purpose !== 'bombard') battleDice.push(e);
+        }
       }
       if (!busy) refresh();
     } else if (message.type === 'seats') {

@@ -120,6 +120,29 @@ async function accessible(page, name) {
   check(unnamed.length === 0, `${name}: controls without a label: ${unnamed.join(' | ')}`);
 }
 
+/** Tab alone reaches every visible control: buttons, links, fields, summaries and the
+ *  hexes that can be acted on. Call it when the page holds still. */
+async function keyboardReach(page, name) {
+  const total = await page.evaluate(() => {
+    const controls = [...document.querySelectorAll('button, a[href], input, select, textarea, summary, g.hex:has(polygon.source), g.hex:has(polygon.target)')]
+      // What a closed <details> holds is reached by opening it (its summary is counted).
+      .filter((el) => el.checkVisibility({ visibilityProperty: true }) && !el.disabled);
+    controls.forEach((el, i) => el.setAttribute('data-reach', String(i)));
+    return controls.length;
+  });
+  await page.evaluate(() => document.activeElement && document.activeElement.blur());
+  const reached = new Set();
+  for (let i = 0; i < total + 5; i += 1) {
+    await page.keyboard.press('Tab');
+    const at = await page.evaluate(() => document.activeElement && document.activeElement.getAttribute('data-reach'));
+    if (at !== null) reached.add(at);
+  }
+  const missed = await page.evaluate((seen) => [...document.querySelectorAll('[data-reach]')]
+    .filter((el) => !seen.includes(el.getAttribute('data-reach')))
+    .map((el) => el.outerHTML.slice(0, 100)), [...reached]);
+  check(total > 0 && reached.size === total, `${name}: Tab reached ${reached.size} of ${total} controls; not ${missed.join(' | ')}`);
+}
+
 async function vsBot(browser, base) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   const page = await context.newPage();
@@ -127,6 +150,7 @@ async function vsBot(browser, base) {
   await page.goto(base);
   await page.waitForSelector('form.form');
   await accessible(page, 'lobby');
+  await keyboardReach(page, 'lobby');
   await page.selectOption('#preset', 'classic');
   await page.fill('input[name="name-0"]', 'Ann');
   await page.click('details.options > summary');
@@ -163,6 +187,9 @@ async function vsBot(browser, base) {
   check(log > 10, `the log shows the events (${log})`);
   check((await page.locator('.log').textContent()).includes('Ann '), 'the log names players by name');
   await accessible(page, 'game');
+  // On the player's own move the page holds still (no bot move re-renders it).
+  await page.waitForSelector('.banner.mine', { timeout: 15000 });
+  await keyboardReach(page, 'game');
   await page.screenshot({ path: path.join(shots, '04-after-turns.png') });
   check(problems.length === 0, problems.join('\n'));
   await context.close();
@@ -367,6 +394,44 @@ async function replay(browser, base) {
   await context.close();
 }
 
+async function takeBack(browser, base) {
+  // Ann moves a unit, then takes it back with the button, then again with the U key.
+  const created = await api(base, 'POST', '/api/games', { game: 'viktory', setup: battleSetup(), seats: [{ name: 'Ann' }, { kind: 'bot' }] });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const problems = watch(page, 'take back');
+  await page.goto(created.seats[0].invite);
+  await ready(page);
+  const hexText = () => page.locator('g.hex[data-hex="1,0"]').textContent();
+  const version = () => page.locator('.status').getAttribute('data-version');
+  check(!(await page.locator('button.undo').isVisible()), 'nothing to take back at the start');
+  const before = await hexText();
+  for (const how of ['button', 'key']) {
+    const v0 = await version();
+    await page.click('g.hex[data-hex="1,0"]');
+    await page.click('g.hex[data-hex="2,0"]');
+    await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v || document.querySelector('.chooser'), v0);
+    if (await page.locator('.chooser').count()) await page.locator('.chooser button').first().click();
+    await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v, v0);
+    await page.waitForSelector('button.undo:not([hidden])');
+    check((await hexText()) !== before, `the move left 1,0 (${how})`);
+    if (how === 'button') {
+      await page.screenshot({ path: path.join(shots, '14-take-back.png') });
+      await page.click('button.undo');
+    } else {
+      await page.keyboard.press('u');
+    }
+    const v1 = await version();
+    await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v, v1);
+    check(Number(await version()) === Number(v0) + 2, `a move and its take-back are two versions (${how})`);
+    check((await hexText()) === before, `the unit is back at 1,0 (${how})`);
+    check(await page.locator('button.undo').isHidden(), `nothing more to take back (${how})`);
+  }
+  await page.waitForFunction(() => [...document.querySelectorAll('.log li')].some((li) => li.textContent.includes('took back a move')));
+  check(problems.length === 0, problems.join('\n'));
+  await context.close();
+}
+
 async function inviteAndResign(browser, base) {
   // Ann invites someone; whoever opens the link names themselves and joins.
   const created = await api(base, 'POST', '/api/games', { game: 'viktory', seats: [{ name: 'Ann' }, {}] });
@@ -400,6 +465,7 @@ try {
   await twoPeopleAndFog(browser, base);
   await replay(browser, base);
   await battle(browser, base);
+  await takeBack(browser, base);
   await inviteAndResign(browser, base);
 } catch (e) {
   failures += 1;

@@ -36,6 +36,7 @@ fn referee_plays_viktory_turns_and_the_record_verifies() {
     );
     assert_eq!(refused["error"]["code"], "invalid_setup");
     let mut turns_seen = 0;
+    let mut taken_back = 0;
     for _ in 0..5_000 {
         let legal = ask(json!({"cmd":"legal"}));
         if legal["to_move"].get("over").is_some() {
@@ -48,8 +49,24 @@ fn referee_plays_viktory_turns_and_the_record_verifies() {
             .find(|a| a["type"] != "end_phase")
             .unwrap_or(&actions[0])
             .clone();
-        let reply = ask(json!({"cmd":"apply","action":pick}));
+        let mut reply = ask(json!({"cmd":"apply","action":pick}));
         assert_eq!(reply["ok"], true, "{reply}");
+        // A plain move can be taken back, and played again: the record is as if it
+        // never was (the final `verify` proves the dice were not disturbed).
+        if pick["type"] == "move" {
+            let undone = ask(json!({"cmd":"undo"}));
+            if undone["ok"] == true {
+                assert_eq!(
+                    undone["version"],
+                    json!(reply["version"].as_u64().unwrap() + 1)
+                );
+                reply = ask(json!({"cmd":"apply","action":pick}));
+                assert_eq!(reply["ok"], true, "{reply}");
+                taken_back += 1;
+            } else {
+                assert_eq!(undone["error"]["code"], "nothing_to_undo", "{undone}");
+            }
+        }
         turns_seen += reply["events"]
             .as_array()
             .unwrap()
@@ -67,6 +84,7 @@ fn referee_plays_viktory_turns_and_the_record_verifies() {
         assert_eq!(ask(json!({"cmd":"legal"}))["version"], version);
     }
     assert!(turns_seen >= 8, "several turns were played ({turns_seen})");
+    assert!(taken_back > 5, "moves were taken back ({taken_back})");
     let view = ask(json!({"cmd":"view","seat":1}));
     assert!(view["view"]["position"]["towns"].as_array().unwrap().len() >= 2);
     let record = ask(json!({"cmd":"record"}))["record"].clone();

@@ -149,6 +149,17 @@ pub trait Game:
         Some(event.clone())
     }
 
+    /// Whether the seat that just took `action` may take it back (the server's undo):
+    /// `self` is the state after the action, `before` the state before it, `events`
+    /// what it caused (unfiltered). An action may be taken back only if it taught its
+    /// seat nothing new (no die, no draw, no tile or unit coming into sight) and touched
+    /// no other seat. Chance actions are never taken back, so the dice of a game stay
+    /// the ones its seed gives. By default no action can be taken back.
+    fn undoable(&self, before: &Self, action: &Self::Action, events: &[Self::Event]) -> bool {
+        let _ = (before, action, events);
+        false
+    }
+
     /// The setup that reproduces this state (for `state` exports and puzzles).
     fn to_setup(&self) -> Self::Setup;
 

@@ -25,15 +25,19 @@ pub struct SessionConfig {
     pub seat_names: Vec<String>,
 }
 
-/// One applied action and what it caused.
+/// One applied action and what it caused, or the taking back of one (`undo`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Step {
-    /// The action's index in the record (the game's version before it).
+    /// The action's index in the record. For a take-back: the index of the action taken
+    /// back, which the next action will have.
     pub index: u64,
     /// Who acted.
     pub by: Actor,
-    /// The action, as JSON.
+    /// The action, as JSON (`null` for a take-back).
     pub action: Value,
+    /// True when this step takes back the seat's action at `index` instead of acting.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub undo: bool,
     /// The events, as JSON (unfiltered: never send these to a client).
     pub events: Vec<Value>,
     /// The events each audience may see, filtered right after the step (when the
@@ -59,7 +63,8 @@ pub trait Session: Send {
     fn seats(&self) -> u8;
     /// Who must decide now.
     fn to_move(&self) -> ToMove;
-    /// Actions applied so far (the version a client must name when acting).
+    /// Log entries applied so far, take-backs included (the version a client must name
+    /// when acting). Without take-backs it is the number of actions in the record.
     fn version(&self) -> u64;
     /// The legal actions now, as JSON, sorted as the game sorts them.
     fn legal(&self) -> Vec<Value>;
@@ -76,6 +81,15 @@ pub trait Session: Send {
     fn apply_recorded(&mut self, action: Value) -> Result<Step, RejectReason>;
     /// Resolves pending chance nodes from the seed (nothing to do when none is pending).
     fn resolve_chance(&mut self) -> Vec<Step>;
+    /// Whether `seat` may take back its last action now ([`Session::undo`]).
+    fn can_undo(&self, seat: Seat) -> bool;
+    /// Takes back `seat`'s last action, when the game allows it
+    /// ([`engine::Game::undoable`]): it must be that seat's decision, and nothing since
+    /// the action may have been a die, a reveal or another seat's decision. The action
+    /// leaves the record, so the record stays a plain list of the actions that stand;
+    /// the take-back counts as one log entry for [`Session::version`]. Repeated calls
+    /// take back earlier actions of the same run.
+    fn undo(&mut self, seat: Seat) -> Result<Step, RejectReason>;
     /// What a seat (or a spectator: `None`) sees.
     fn view(&self, seat: Option<Seat>) -> Value;
     /// The form of an event a seat may receive, or `None` if it must not see it.
@@ -97,6 +111,11 @@ struct GameSession<G: Game> {
     record: GameRecord<G>,
     seed: Seed,
     scripted: bool,
+    /// Log entries applied: actions and take-backs.
+    entries: u64,
+    /// For each trailing action that may still be taken back, oldest first: its seat
+    /// and the state before it.
+    takebacks: Vec<(Seat, G)>,
 }
 
 /// Guards against a game that never leaves chance (a broken game, not bad input).
@@ -120,20 +139,36 @@ impl<G: Game> GameSession<G> {
             record,
             seed: config.seed,
             scripted: config.scripted_chance,
+            entries: 0,
+            takebacks: Vec::new(),
         }
+    }
+
+    /// The events each audience may see: index 0 a spectator, `k + 1` seat `k`.
+    fn audiences(&self) -> impl Iterator<Item = Option<Seat>> + use<G> {
+        std::iter::once(None).chain((0..self.state.seats()).map(|s| Some(Seat(s))))
     }
 
     fn push(&mut self, by: Actor, action: G::Action) -> Step {
         let index = self.record.actions.len() as u64;
         let json = to_json(&action);
+        let before = match by {
+            Actor::Seat(seat) => Some((seat, self.state.clone())),
+            Actor::Chance => None,
+        };
         let events = self.state.apply_unchecked(action.clone());
+        match before {
+            Some(b) if self.state.undoable(&b.1, &action, &events) => self.takebacks.push(b),
+            _ => self.takebacks.clear(),
+        }
+        self.entries += 1;
         self.record.actions.push(RecordedAction {
             by,
             action,
             state_hash: None,
         });
-        let audiences = std::iter::once(None).chain((0..self.state.seats()).map(|s| Some(Seat(s))));
-        let seen = audiences
+        let seen = self
+            .audiences()
             .map(|seat| {
                 events
                     .iter()
@@ -146,6 +181,7 @@ impl<G: Game> GameSession<G> {
             index,
             by,
             action: json,
+            undo: false,
             events: events.iter().map(to_json).collect(),
             seen,
         }
@@ -175,7 +211,7 @@ impl<G: Game> Session for GameSession<G> {
     }
 
     fn version(&self) -> u64 {
-        self.record.actions.len() as u64
+        self.entries
     }
 
     fn legal(&self) -> Vec<Value> {
@@ -232,11 +268,36 @@ impl<G: Game> Session for GameSession<G> {
                 "{} never leaves chance",
                 G::NAME
             );
-            let mut rng = GameRng::for_step(&self.seed, self.version());
+            // Chance is keyed by the record index: take-backs never remove a chance
+            // action, so each index is rolled at most once and `verify` can redo it.
+            let mut rng = GameRng::for_step(&self.seed, self.record.actions.len() as u64);
             let outcome = self.state.sample_chance(&mut rng);
             steps.push(self.push(Actor::Chance, outcome));
         }
         steps
+    }
+
+    fn can_undo(&self, seat: Seat) -> bool {
+        self.state.to_move() == ToMove::Seat(seat)
+            && self.takebacks.last().is_some_and(|(s, _)| *s == seat)
+    }
+
+    fn undo(&mut self, seat: Seat) -> Result<Step, RejectReason> {
+        if !self.can_undo(seat) {
+            return Err(RejectReason::NothingToUndo);
+        }
+        let (_, before) = self.takebacks.pop().expect("can_undo saw a take-back");
+        self.state = before;
+        self.record.actions.pop();
+        self.entries += 1;
+        Ok(Step {
+            index: self.record.actions.len() as u64,
+            by: Actor::Seat(seat),
+            action: Value::Null,
+            undo: true,
+            events: Vec::new(),
+            seen: self.audiences().map(|_| Vec::new()).collect(),
+        })
     }
 
     fn view(&self, seat: Option<Seat>) -> Value {

@@ -72,6 +72,9 @@ pub enum Request {
         #[serde(default)]
         seat: Option<Seat>,
     },
+    /// Take back the last action of the seat to move, if nothing since it may not be
+    /// taken back (a die, a reveal, another seat's decision).
+    Undo,
     /// A seat's view (no seat: a spectator's).
     View {
         /// The seat.
@@ -195,6 +198,14 @@ impl Referee {
                 }
                 let steps = s.apply(action)?;
                 Ok(steps_reply(s, &steps, 1))
+            }
+            Request::Undo => {
+                let s = self.session.as_deref_mut().ok_or(RejectReason::NoGame)?;
+                let ToMove::Seat(seat) = s.to_move() else {
+                    return Err(RejectReason::NothingToUndo);
+                };
+                let step = s.undo(seat)?;
+                Ok(json!({"undone": step.index, "to_move": s.to_move(), "version": s.version()}))
             }
             Request::View { seat } => {
                 let s = self.session()?;

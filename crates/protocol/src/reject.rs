@@ -32,6 +32,9 @@ pub enum RejectReason {
     NotFound(String),
     /// A command that needs a game before one was started or loaded.
     NoGame,
+    /// The seat has no action it may take back: a die, a reveal, a battle or another
+    /// seat's decision came after its last one (or it made none).
+    NothingToUndo,
 }
 
 /// The JSON error object: `{code, rule, message}`, plus the list of problems for an
@@ -95,6 +98,12 @@ impl RejectReason {
             RejectReason::NoGame => plain(
                 "no_game",
                 "start a game first with \"new\" or \"load\"".into(),
+            ),
+            RejectReason::NothingToUndo => plain(
+                "nothing_to_undo",
+                "there is no move of yours to take back: moves stand once a die is rolled, \
+                 a tile is revealed, a unit comes into sight or another player decides"
+                    .into(),
             ),
         }
     }

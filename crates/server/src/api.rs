@@ -166,6 +166,7 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/games", get(list).post(create))
         .route("/api/games/{id}", get(game_state))
         .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/join", post(join))
         .route("/api/games/{id}/seats/{seat}/claim", post(claim))
         .route("/api/games/{id}/leave", post(leave))
@@ -241,6 +242,7 @@ fn state_json(live: &Live, audience: Audience) -> Value {
     } else {
         vec![]
     });
+    out["can_undo"] = json!(acting && audience.is_some_and(|s| session.can_undo(s)));
     out["result"] = live
         .row
         .result
@@ -293,6 +295,25 @@ async fn act(
             request.action,
         )
         .await?;
+    Ok(Json(json!(ack)))
+}
+
+/// `POST /api/games/{id}/undo`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoRequest {
+    /// The version the take-back was asked at.
+    version: u64,
+}
+
+async fn undo(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+    caller: Caller,
+    JsonBody(request): JsonBody<UndoRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let token = caller.required()?;
+    let ack = hub.take_back(&id, &token, request.version).await?;
     Ok(Json(json!(ack)))
 }
 

@@ -56,7 +56,8 @@ impl ApiError {
                     }
                     RejectReason::NotYourTurn { .. }
                     | RejectReason::StaleVersion { .. }
-                    | RejectReason::GameOver => StatusCode::CONFLICT,
+                    | RejectReason::GameOver
+                    | RejectReason::NothingToUndo => StatusCode::CONFLICT,
                     RejectReason::BadToken => StatusCode::FORBIDDEN,
                     RejectReason::Malformed(_) => StatusCode::BAD_REQUEST,
                     RejectReason::NotFound(_) | RejectReason::NoGame => StatusCode::NOT_FOUND,

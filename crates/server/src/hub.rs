@@ -23,11 +23,15 @@ use crate::error::ApiError;
 use crate::secrets::token_matches;
 use crate::store::{Backend, GameRow, SeatRow, Store};
 
-/// One logged action, as the store keeps it.
+/// One log entry, as the store keeps it: an action (`{"by", "action"}`) or a seat's
+/// take-back of its action at record index `undo` (`{"by", "undo"}`).
 #[derive(Debug, Serialize, Deserialize)]
 pub(crate) struct LoggedAction {
     pub by: Actor,
+    #[serde(default, skip_serializing_if = "Value::is_null")]
     pub action: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undo: Option<u64>,
 }
 
 /// The log entries of `steps`.
@@ -38,6 +42,7 @@ pub(crate) fn log_entries(steps: &[Step]) -> Vec<String> {
             serde_json::to_string(&LoggedAction {
                 by: s.by,
                 action: s.action.clone(),
+                undo: s.undo.then_some(s.index),
             })
             .expect("JSON values serialise")
         })
@@ -397,6 +402,30 @@ impl Hub {
         version: u64,
         action: Value,
     ) -> Result<Ack, ApiError> {
+        self.record(id, by, version, Entry::Action(action)).await
+    }
+
+    /// Takes back the seat's last action, when the game allows it
+    /// ([`protocol::Session::undo`]), through the same path as an action: the take-back
+    /// is a log entry of its own, so the log stays append-only and versions only grow.
+    pub async fn take_back(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        version: u64,
+    ) -> Result<Ack, ApiError> {
+        self.record(id, Submitter::Token(token), version, Entry::Undo)
+            .await
+    }
+
+    /// Checks, applies, stores and broadcasts one log entry of a seat.
+    async fn record(
+        self: &Arc<Self>,
+        id: &str,
+        by: Submitter<'_>,
+        version: u64,
+        entry: Entry,
+    ) -> Result<Ack, ApiError> {
         let slot = self.slot(id);
         let mut guard = self.lock(&slot).await?;
         let live = guard.as_mut().expect("locked games are loaded");
@@ -428,7 +457,10 @@ impl Hub {
         if to_move != ToMove::Seat(seat) {
             return Err(RejectReason::NotYourTurn { to_move }.into());
         }
-        let steps = live.session.apply(action)?;
+        let steps = match entry {
+            Entry::Action(action) => live.session.apply(action)?,
+            Entry::Undo => vec![live.session.undo(seat)?],
+        };
         let bodies = log_entries(&steps);
         let over = live.session.to_move().is_over();
         let status = if over { Some("over") } else { None };
@@ -610,6 +642,14 @@ impl Hub {
     }
 }
 
+/// What a seat adds to a game's log.
+enum Entry {
+    /// An action.
+    Action(Value),
+    /// The take-back of its last action.
+    Undo,
+}
+
 /// A game's log as the store returns it: `(seq, body)`.
 type Actions = Vec<(u64, String)>;
 
@@ -657,9 +697,25 @@ fn rebuild(
 fn apply_logged(session: &mut dyn Session, body: &str) -> Result<Step, ApiError> {
     let logged: LoggedAction = serde_json::from_str(body)
         .map_err(|e| ApiError::Unavailable(format!("unreadable log entry: {e}")))?;
-    session
-        .apply_recorded(logged.action)
-        .map_err(|e| ApiError::Unavailable(format!("log entry no longer applies: {e}")))
+    let stale =
+        |e: RejectReason| ApiError::Unavailable(format!("log entry no longer applies: {e}"));
+    match (logged.undo, logged.by) {
+        (None, _) => session.apply_recorded(logged.action).map_err(stale),
+        (Some(index), Actor::Seat(seat)) => {
+            let step = session.undo(seat).map_err(stale)?;
+            if step.index == index {
+                Ok(step)
+            } else {
+                Err(ApiError::Unavailable(format!(
+                    "log entry took back action {index}, but the last one is {}",
+                    step.index
+                )))
+            }
+        }
+        (Some(_), Actor::Chance) => Err(ApiError::Unavailable(
+            "log entry: chance cannot take an action back".into(),
+        )),
+    }
 }
 
 /// One step as `audience` may see it: the action only for the seat that took it, the
@@ -673,7 +729,9 @@ pub(crate) fn step_json(session: &dyn Session, step: &Step, audience: Audience) 
         "events": events,
         "text": events.iter().map(|e| session.describe_event(e)).collect::<Vec<_>>(),
     });
-    if mine {
+    if step.undo {
+        out["undo"] = json!(true);
+    } else if mine {
         out["action"] = step.action.clone();
     }
     out

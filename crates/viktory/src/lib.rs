@@ -17,6 +17,7 @@ pub mod legal;
 pub mod notation;
 pub mod rules;
 pub mod state;
+mod undo;
 pub mod unit;
 pub mod view;
 
@@ -98,6 +99,13 @@ impl Game for Viktory {
             }),
             e if rules::fog::on(self) => rules::fog::event_for(self, e, seat),
             e => Some(e.clone()),
+        }
+    }
+
+    fn undoable(&self, before: &Self, _action: &Action, events: &[Event]) -> bool {
+        match before.to_move() {
+            ToMove::Seat(seat) => undo::undoable(before, self, seat, events),
+            _ => false,
         }
     }
 

@@ -7,6 +7,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures_util::StreamExt;
+
 use engine::{Game, GameRecord, Seat};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -247,4 +249,62 @@ pub fn check_views<G: Game>(record: &Value, seen: &Seen) {
         state.apply_unchecked(step.action.clone());
         check(&state, i as u64 + 1);
     }
+}
+
+/// Collects every text message of a WebSocket in the background.
+pub async fn listen(
+    server: &TestServer,
+    id: &str,
+    token: Option<&str>,
+    since: Option<u64>,
+) -> Arc<Mutex<Vec<Value>>> {
+    let mut url = format!(
+        "{}/api/games/{id}/live?",
+        server.base.replace("http://", "ws://")
+    );
+    if let Some(token) = token {
+        url = format!("{url}token={token}&");
+    }
+    if let Some(since) = since {
+        url = format!("{url}since={since}");
+    }
+    let (mut socket, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .expect("websocket");
+    let messages = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&messages);
+    tokio::spawn(async move {
+        while let Some(Ok(message)) = socket.next().await {
+            if let tokio_tungstenite::tungstenite::Message::Text(text) = message {
+                sink.lock()
+                    .unwrap()
+                    .push(serde_json::from_str(&text).unwrap());
+            }
+        }
+    });
+    messages
+}
+
+/// The last version a WebSocket listener has heard of.
+pub fn heard_version(messages: &Arc<Mutex<Vec<Value>>>) -> u64 {
+    messages
+        .lock()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["version"].as_u64())
+        .max()
+        .unwrap_or(0)
+}
+
+pub async fn wait_heard(messages: &Arc<Mutex<Vec<Value>>>, version: u64) {
+    for _ in 0..400 {
+        if heard_version(messages) >= version {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!(
+        "the listener never heard of version {version}; it has {}",
+        heard_version(messages)
+    );
 }
