@@ -617,11 +617,11 @@ impl Hub {
             let mut points: Vec<Value> = Vec::new();
             let mut last_turn = Value::Null;
             let mut last: Option<Value> = None;
-            let mut sample = |session: &dyn Session, step: &Step| {
+            let mut sample = |session: &dyn Session, _: &Step| {
                 let view = session.view(None);
                 let turn = view["position"]["turn"]["number"].clone();
                 let point = json!({
-                    "version": step.index + 1,
+                    "version": session.version(),
                     "turn": turn,
                     "scores": view["scores"],
                 });

@@ -163,6 +163,15 @@ async fn take_backs_in_a_whole_game() {
         assert_eq!(again["view"], before["view"]);
         assert_eq!(again["version"], before["version"]);
     }
+    // The score history counts versions as the log does.
+    let (_, history) = server.get(&format!("/api/games/{id}/history"), None).await;
+    let last = history["points"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    assert_eq!(last["version"], json!(version), "{last}");
     // Catching up from the start hears the same story.
     let late = listen(&server, &id, None, Some(0)).await;
     wait_heard(&late, version).await;
