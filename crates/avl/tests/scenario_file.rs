@@ -32,7 +32,13 @@ fn the_test_scenario_is_valid_and_covers_every_feature() {
     assert_eq!(map.cities.len(), 3);
     assert_eq!(c.boxes.len(), 2);
     assert!(c.units.iter().any(|u| u.reduced.is_none()));
-    assert!(c.hqs.iter().any(|h| matches!(h.start, avl::scenario::Start::Arrives { in_box: Some(_), .. })));
+    assert!(c.hqs.iter().any(|h| matches!(
+        h.start,
+        avl::scenario::Start::Arrives {
+            in_box: Some(_),
+            ..
+        }
+    )));
     // The file survives a TOML round trip.
     let back = Scenario::from_toml(&sc.to_toml()).unwrap();
     assert_eq!(back, sc);
@@ -50,8 +56,17 @@ fn r20_every_problem_is_reported_at_once() {
     let problems = sc.check();
     let text: Vec<String> = problems.iter().map(ToString::to_string).collect();
     assert!(problems.len() >= 5, "{text:#?}");
-    for want in ["units[0] (23Pz).hex", "map.impassable[0]", "crt.columns[1]", "axis_chits", "hqs[8] (5TkA).range"] {
-        assert!(text.iter().any(|t| t.starts_with(want)), "no problem at {want}: {text:#?}");
+    for want in [
+        "units[0] (23Pz).hex",
+        "map.impassable[0]",
+        "crt.columns[1]",
+        "axis_chits",
+        "hqs[8] (5TkA).range",
+    ] {
+        assert!(
+            text.iter().any(|t| t.starts_with(want)),
+            "no problem at {want}: {text:#?}"
+        );
     }
 }
 
