@@ -256,3 +256,38 @@ pub fn all_but(columns: u32, rows: u32, keep: &[&str]) -> Vec<String> {
         .filter(|l| !keep.contains(&l.as_str()))
         .collect()
 }
+
+impl T {
+    /// Lets the game run on by itself (after an `edit` that left automatic steps due).
+    pub fn run(&mut self) -> Vec<Event> {
+        let mut ev = Vec::new();
+        avl::rules::sequence::run(&mut self.s, &mut ev);
+        ev
+    }
+
+    /// Jumps to the end of the Command Execution Phase of `turn`: the Supply Phase and
+    /// the Reinforcement Segment follow by themselves.
+    pub fn jump_to_supply_phase(&mut self, turn: u8) -> Vec<Event> {
+        let sides: Vec<(avl::Chit, Option<Side>)> = self
+            .s
+            .position()
+            .cup
+            .iter()
+            .map(|&c| (c, avl::rules::command::chit_side(&self.s, c)))
+            .collect();
+        self.edit(|p| {
+            p.turn = avl::unit::Turn(turn);
+            p.phase = Phase::Draw;
+            for (c, side) in sides {
+                if let Some(side) = side {
+                    p.inactive[side.index()].push(c);
+                    p.inactive[side.index()].sort();
+                }
+            }
+            p.cup.clear();
+            p.activation = None;
+            p.active = None;
+        });
+        self.run()
+    }
+}
