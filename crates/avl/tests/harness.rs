@@ -6,7 +6,7 @@ mod common;
 use avl::rules::{stacking, supply};
 use avl::{Avl, Chit, Location, Side};
 use engine::harness::{Conformance, Invariant};
-use engine::{GameRng, Seat};
+use engine::{Game, GameRng, Seat};
 use hexmap::Hex;
 
 /// Rule 5.0: stacking limits and nationality restrictions outside moves in progress.
@@ -55,40 +55,19 @@ fn no_enemy_hex(s: &Avl) -> Result<(), String> {
     Ok(())
 }
 
-/// Rule 10.1: right after the Supply Phase (in the Reinforcement Segment), a piece in
-/// supply can trace a supply line; HQs never keep an Out of Supply marker (10.3).
-fn supply_consistent(s: &Avl) -> Result<(), String> {
+/// Rule 10.3: HQs never keep an Out of Supply marker once relocations are done; pieces
+/// off the map carry no marker but the ones they were eliminated or removed with.
+fn supply_markers(s: &Avl) -> Result<(), String> {
     for p in s.piece_ids() {
-        if s.is_hq(p)
-            && s.hex_of(p).is_some()
-            && s.piece(p).supply != avl::Supply::InSupply
-            && s.position().relocations.is_empty()
-        {
-            return Err(format!("HQ {} keeps a supply marker", s.name(p)));
-        }
-    }
-    if matches!(s.phase(), avl::Phase::Reinforcement(Side::Axis))
-        && s.position().relocations.is_empty()
-    {
-        let grids = [
-            supply::supplied(s, Side::Axis),
-            supply::supplied(s, Side::Soviet),
-        ];
-        for p in s.piece_ids() {
-            if let Some(h) = s.hex_of(p)
-                && s.piece(p).supply == avl::Supply::InSupply
-                && !s.is_hq(p)
-                && !grids[s.side(p).index()][s.map().board_index(h)]
-                && !s
-                    .position()
-                    .pieces
-                    .iter()
-                    .any(|x| matches!(x.location, Location::Removed))
-            {
-                // Placements and relocations after the Supply Phase may cut lines; only
-                // check before any Axis placement happened.
-                let _ = p;
+        let marked = s.piece(p).supply != avl::Supply::InSupply;
+        match s.location(p) {
+            Location::Map(_) if s.is_hq(p) && marked && s.position().relocations.is_empty() => {
+                return Err(format!("HQ {} keeps a supply marker", s.name(p)));
             }
+            Location::Box(_) | Location::Arriving(_) if marked => {
+                return Err(format!("{} off the map has a supply marker", s.name(p)));
+            }
+            _ => {}
         }
     }
     Ok(())
@@ -155,7 +134,7 @@ fn conformance(playouts: usize, deep_every: usize) -> Conformance<Avl> {
             },
             Invariant {
                 name: "supply markers",
-                check: supply_consistent,
+                check: supply_markers,
             },
             Invariant {
                 name: "chits",
@@ -175,9 +154,103 @@ fn conformance(playouts: usize, deep_every: usize) -> Conformance<Avl> {
 #[test]
 fn random_playouts_keep_the_rules() {
     let start = common::start();
-    let report = conformance(20, 7)
+    let report = conformance(40, 10)
         .run(|_| start.clone())
         .unwrap_or_else(|f| panic!("{f}"));
     eprintln!("{report:?}");
     assert_eq!(report.finished, report.playouts);
+    assert!(report.hidden_checks > 0 && report.refusals_checked > 0);
+}
+
+/// The 1,000 playouts of the issue, every check on every 25th state; slow in debug
+/// builds: `cargo test -p avl --release --test harness -- --ignored`.
+#[test]
+#[ignore = "slow: 1,000 playouts"]
+fn a_thousand_random_playouts() {
+    let start = common::start();
+    let t0 = std::time::Instant::now();
+    let report = conformance(1000, 25)
+        .run(|_| start.clone())
+        .unwrap_or_else(|f| panic!("{f}"));
+    eprintln!("{report:?} in {:?}", t0.elapsed());
+    assert_eq!(report.finished, report.playouts);
+}
+
+/// Rule 10.1: right after each Supply Phase, every combat unit on the map is marked in
+/// supply exactly when it can trace a supply line (10.1.2, 10.1.3). Plain random
+/// playouts, with the options on in every other one.
+#[test]
+fn supply_phase_marks_exactly_the_units_that_cannot_trace() {
+    use avl::Phase as P;
+    let mut checked = 0;
+    let mut actions = 0usize;
+    let t0 = std::time::Instant::now();
+    for seed in 0..30u64 {
+        let options = if seed % 2 == 0 {
+            avl::Options::default()
+        } else {
+            avl::Options {
+                german_mech_5vp: true,
+                administrative_movement: true,
+                late_first_panzer: true,
+                early_manstein: true,
+                soviet_selects_ahead: true,
+                axis_first_chit: true,
+            }
+        };
+        let mut s = common::T::started(common::scenario(), options).s;
+        let mut rng = GameRng::from_u64(seed);
+        while !s.to_move().is_over() {
+            let before = s.phase();
+            let a = if s.to_move() == engine::ToMove::Chance {
+                s.sample_chance(&mut rng)
+            } else {
+                let legal = s.legal_actions();
+                legal[rng.below(legal.len() as u32) as usize]
+            };
+            let ev = s.apply(a).unwrap();
+            actions += 1;
+            let supply_phase = matches!(
+                before,
+                P::Draw | P::Movement | P::Combat | P::Manstein | P::FirstChit | P::SpecialCombat
+            ) && matches!(
+                s.phase(),
+                P::Reinforcement(_) | P::Selection(_) | P::Over
+            ) && s.position().relocations.is_empty()
+                && !ev.iter().any(|e| {
+                    matches!(
+                        e,
+                        avl::Event::RelocationFailed { .. } | avl::Event::HqRemoved { .. }
+                    )
+                });
+            if supply_phase {
+                let grids = [
+                    supply::supplied(&s, Side::Axis),
+                    supply::supplied(&s, Side::Soviet),
+                ];
+                for p in s.piece_ids() {
+                    if s.is_hq(p) {
+                        continue;
+                    }
+                    if let Some(h) = s.hex_of(p) {
+                        let traced = grids[s.side(p).index()][s.map().board_index(h)];
+                        let marked = s.piece(p).supply != avl::Supply::InSupply;
+                        assert_eq!(
+                            traced,
+                            !marked,
+                            "seed {seed}: {} at {}",
+                            s.name(p),
+                            s.map().label(h)
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{checked} supply statuses checked in {actions} actions, {:?}",
+        t0.elapsed()
+    );
+    assert!(checked > 0);
 }

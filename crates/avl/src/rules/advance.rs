@@ -111,7 +111,7 @@ fn targets(s: &Avl, p: PieceId) -> Vec<Hex> {
     }
 }
 
-/// Rule 9.6: the hexes `p` may advance into now, with the stacking limit (5.0.4: a
+/// Rule 9.6: the hexes `p` may advance into now, with the stacking limit (5.0.4, H-100: a
 /// mechanized unit may pass through a full attacked hex if it can go on).
 pub fn options(s: &Avl, p: PieceId) -> Vec<Hex> {
     let mut out: Vec<Hex> = targets(s, p)
