@@ -271,3 +271,17 @@ fn rule_7_3_2_units_may_be_activated_by_several_hqs_in_a_turn() {
     let second = t.s.position().activation.as_ref().unwrap().units.clone();
     assert!(first.iter().any(|u| second.contains(u)));
 }
+
+#[test]
+fn actions_are_described_with_unit_ids_and_hex_numbers() {
+    let t = T::new(common::scenario());
+    let a = Action::Move {
+        piece: t.id("23Pz"),
+        to: t.hex("0404"),
+    };
+    assert_eq!(t.s.describe_action(&a), "23Pz moves to 0404");
+    let c = Action::SelectChit {
+        chit: Chit::Manstein(0),
+    };
+    assert_eq!(t.s.describe_action(&c), "select the Manstein 1 chit");
+}

@@ -120,6 +120,10 @@ pub fn options(s: &Avl, p: PieceId) -> Vec<Hex> {
             if stacking::can_stop(s, p, h) {
                 return true;
             }
+            // Only a first hex can be passed through: the second ends the advance.
+            if !advanced_hexes(s, p).is_empty() {
+                return false;
+            }
             let mut t = s.clone();
             t.piece_mut(p).location = Location::Map(h);
             if let Some(b) = t.pos.battle.as_mut() {
