@@ -324,3 +324,21 @@ fn random_play_reaches_every_rule() {
     eprintln!("seen: {seen:?}; overruns in retreat: {retreat_overruns}");
     assert!(missing.is_empty(), "never seen: {missing:?}");
 }
+
+/// The same with every 15.0 play balance option on.
+#[test]
+fn random_playouts_with_every_option() {
+    let options = avl::Options {
+        german_mech_5vp: true,
+        administrative_movement: true,
+        late_first_panzer: true,
+        early_manstein: true,
+        soviet_selects_ahead: true,
+        axis_first_chit: true,
+    };
+    let start = common::T::started(common::scenario(), options).s;
+    let mut c = conformance(20, 10);
+    c.seed = 5000;
+    let report = c.run(|_| start.clone()).unwrap_or_else(|f| panic!("{f}"));
+    assert_eq!(report.finished, report.playouts);
+}
