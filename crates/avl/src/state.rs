@@ -49,7 +49,8 @@ pub enum Location {
     Arriving(u8),
     /// Eliminated (counts for victory points, 14.0.1).
     Eliminated,
-    /// Rule 11.3: a HQ removed from the game.
+    /// Rule 11.3: a HQ removed from the game; or, while it is listed in
+    /// [`Position::relocations`], a HQ being relocated (12.7).
     Removed,
 }
 
