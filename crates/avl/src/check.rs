@@ -1,0 +1,133 @@
+//! One truth for legality: which actions fit the moment, and the rule that refuses the
+//! others.
+
+use engine::ToMove;
+
+use crate::action::Action;
+use crate::error::{RuleError, refuse};
+use crate::rules::{advance, combat, command, hq, movement, reinforcements, retreat, sequence};
+use crate::state::{Avl, BattleStage, Phase, PieceId};
+
+fn piece_ok(s: &Avl, p: PieceId) -> Result<(), RuleError> {
+    if usize::from(p.0) < s.piece_count() {
+        Ok(())
+    } else {
+        refuse("no_piece", "2.2", format!("there is no piece {p}"))
+    }
+}
+
+/// Checks `action` in the current position.
+pub fn check(s: &Avl, action: &Action) -> Result<(), RuleError> {
+    match sequence::to_move(s) {
+        ToMove::Over(_) => refuse("game_over", "14.0.2", "the game is over"),
+        ToMove::Chance => check_chance(s, action),
+        ToMove::Seat(_) if action.is_chance() => {
+            refuse("not_chance", "4.0", "no chit draw or die roll is due")
+        }
+        ToMove::Seat(_) => check_decision(s, action),
+    }
+}
+
+fn check_chance(s: &Avl, action: &Action) -> Result<(), RuleError> {
+    match (*action, s.pos.phase) {
+        (Action::DrawChit { chit }, Phase::Draw) => {
+            if s.pos.cup.contains(&chit) {
+                Ok(())
+            } else {
+                refuse("not_in_cup", "7.2.1", "that chit is not in the cup")
+            }
+        }
+        (Action::Die { value }, _)
+            if s.pos
+                .battle
+                .as_ref()
+                .is_some_and(|b| b.stage == BattleStage::Rolling) =>
+        {
+            if (1..=6).contains(&value) {
+                Ok(())
+            } else {
+                refuse("die_value", "9.4.1", "a die shows 1 to 6")
+            }
+        }
+        _ => refuse(
+            "chance_pending",
+            "4.0",
+            "a chit draw or a die roll must be resolved first",
+        ),
+    }
+}
+
+fn wrong(what: &str) -> Result<(), RuleError> {
+    refuse(
+        "wrong_phase",
+        "4.0",
+        format!("{what} is not possible at this moment"),
+    )
+}
+
+fn check_decision(s: &Avl, action: &Action) -> Result<(), RuleError> {
+    if !s.pos.relocations.is_empty() {
+        return match *action {
+            Action::Relocate { hq: q, to } => {
+                piece_ok(s, q)?;
+                hq::check_relocate(s, q, to)
+            }
+            _ => wrong("anything but relocating the HQ (12.7)"),
+        };
+    }
+    match (*action, s.pos.phase) {
+        (Action::ChooseChit { chit }, Phase::Preparation) => command::check_choose(s, chit),
+        (Action::SelectChit { chit }, Phase::Selection(side)) => {
+            command::check_select(s, side, chit)
+        }
+        (Action::SpecialCombat { hq }, Phase::SpecialCombat) => {
+            if let Some(q) = hq {
+                piece_ok(s, q)?;
+            }
+            command::check_special(s, hq)
+        }
+        (Action::FirstChit { chit }, Phase::FirstChit) => command::check_first(s, chit),
+        (Action::RejectManstein, Phase::Manstein) => command::check_reject(s),
+        (Action::ActivateHq { hq }, Phase::Manstein) => {
+            piece_ok(s, hq)?;
+            command::check_manstein_hq(s, hq)
+        }
+        (Action::Move { piece, to }, _) => {
+            piece_ok(s, piece)?;
+            movement::check_move(s, piece, to, false)
+        }
+        (Action::RoadMove { piece, to }, _) => {
+            piece_ok(s, piece)?;
+            movement::check_move(s, piece, to, true)
+        }
+        (Action::EndMovement, _) => movement::check_end(s),
+        (Action::Attack { unit, target }, _) => {
+            piece_ok(s, unit)?;
+            combat::check_attack(s, unit, target)
+        }
+        (Action::CancelAttack, _) => combat::check_cancel(s),
+        (Action::Resolve, _) => combat::check_resolve(s),
+        (Action::LoseStep { unit }, _) => {
+            piece_ok(s, unit)?;
+            combat::check_lose(s, unit)
+        }
+        (Action::Retreat { piece, to }, _) => {
+            piece_ok(s, piece)?;
+            retreat::check_retreat(s, piece, to)
+        }
+        (Action::Advance { piece, to }, _) => {
+            piece_ok(s, piece)?;
+            advance::check_advance(s, piece, to)
+        }
+        (Action::EndAdvance, _) => advance::check_end(s),
+        (Action::EndCombat, _) => combat::check_end(s),
+        (Action::Place { piece, to }, _) => {
+            piece_ok(s, piece)?;
+            reinforcements::check_place(s, piece, to)
+        }
+        (Action::Relocate { .. }, _) => {
+            refuse("no_relocation", "12.7", "no HQ is waiting to be relocated")
+        }
+        (a, _) => wrong(&format!("{a:?}")),
+    }
+}

@@ -1,0 +1,54 @@
+//! Why an action is refused, naming the rule section it enforces.
+
+use std::fmt;
+
+use engine::RuleViolation;
+
+/// A refused action: a stable code, the rule section (or ruling), a sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleError {
+    /// Stable code.
+    pub code: &'static str,
+    /// Rulebook section or ruling (`"8.2.1"`, `"H-101"`).
+    pub rule: &'static str,
+    /// For people.
+    pub message: String,
+}
+
+impl RuleError {
+    /// A refusal under `rule`.
+    pub fn new(code: &'static str, rule: &'static str, message: impl Into<String>) -> RuleError {
+        RuleError {
+            code,
+            rule,
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} (rule {})", self.message, self.rule)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+impl RuleViolation for RuleError {
+    fn code(&self) -> &'static str {
+        self.code
+    }
+
+    fn rule(&self) -> Option<&'static str> {
+        Some(self.rule)
+    }
+}
+
+/// Shorthand for a refusal.
+pub(crate) fn refuse<T>(
+    code: &'static str,
+    rule: &'static str,
+    message: impl Into<String>,
+) -> Result<T, RuleError> {
+    Err(RuleError::new(code, rule, message))
+}

@@ -1,0 +1,184 @@
+//! Rule 11.0: reinforcements: placement on railroads (11.1), the reinforcement boxes
+//! (11.2), arriving chits (11.1.2), lost reinforcements (11.1.3).
+
+use std::collections::VecDeque;
+
+use hexmap::{Grid, Hex};
+
+use crate::error::{RuleError, refuse};
+use crate::event::Event;
+use crate::rules::zoc::ZoneOfControl;
+use crate::rules::{hq, pocket, stacking};
+use crate::scenario::Start;
+use crate::state::{Avl, Chit, Location, Phase, PieceId};
+use crate::unit::Side;
+
+/// Rule 11.1.1: the railroad hexes that trace a continuous railroad route to a friendly
+/// supply source, unblocked by enemy units (HQs included) and enemy ZOCs (friendly units
+/// do not negate them here); not the Stalingrad Pocket while it exists (13.0). Routes
+/// start at supply sources that are railroad hexes (H-114).
+pub fn rail_net(s: &Avl, side: Side) -> Grid<bool> {
+    let map = s.map();
+    let zoc = ZoneOfControl::of(s, side.enemy());
+    let open = |h: Hex| {
+        map.is_land(h)
+            && !zoc.contains(h)
+            && !pocket::closed(s, h)
+            && s.occupant(h).is_none_or(|o| o == side)
+    };
+    let mut out = Grid::from_board(&map.board, false);
+    let mut queue = VecDeque::new();
+    for src in map.sources(side) {
+        if map.rail_hex(src) && open(src) {
+            out[map.board_index(src)] = true;
+            queue.push_back(src);
+        }
+    }
+    while let Some(h) = queue.pop_front() {
+        for (_, n) in map.neighbors(h) {
+            let i = map.board_index(n);
+            if !out[i] && map.side(h, n).railroad && open(n) {
+                out[i] = true;
+                queue.push_back(n);
+            }
+        }
+    }
+    out
+}
+
+/// Rule 11.1: pieces of `side` waiting to be placed this turn.
+pub fn waiting(s: &Avl, side: Side) -> Vec<PieceId> {
+    s.piece_ids()
+        .filter(|&p| {
+            s.side(p) == side && matches!(s.location(p), Location::Arriving(t) if t <= s.turn().0)
+        })
+        .collect()
+}
+
+/// Rule 11.1.1: where `p` may be placed.
+pub fn places(s: &Avl, p: PieceId) -> Vec<Hex> {
+    let side = s.side(p);
+    let net = rail_net(s, side);
+    let map = s.map();
+    let mut all: Vec<Hex> = hexmap::Board::hexes(&map.board).collect();
+    all.sort();
+    all.into_iter()
+        .filter(|&h| {
+            net[map.board_index(h)]
+                && stacking::can_stop(s, p, h)
+                && s.occupant(h).is_none_or(|o| o == side)
+        })
+        .collect()
+}
+
+/// Rule 11.1: check placing `p` on `to`.
+pub fn check_place(s: &Avl, p: PieceId, to: Hex) -> Result<(), RuleError> {
+    let Phase::Reinforcement(side) = s.pos.phase else {
+        return refuse(
+            "wrong_phase",
+            "4.3",
+            "reinforcements are placed in the Reinforcement Segment",
+        );
+    };
+    if usize::from(p.0) >= s.piece_count() || !waiting(s, side).contains(&p) {
+        return refuse(
+            "not_arriving",
+            "11.1",
+            "that piece is not a reinforcement due now",
+        );
+    }
+    if !places(s, p).contains(&to) {
+        return refuse(
+            "not_rail_hex",
+            "11.1.1",
+            "reinforcements go on railroad hexes with a railroad route to a friendly supply source, free of enemy units and ZOCs",
+        );
+    }
+    Ok(())
+}
+
+/// Rule 11.1: place `p` on `to` (taking an enemy Victory City there, 11.1.1); an Axis
+/// HQ's chit joins the Axis pool (11.1.2).
+pub fn apply_place(s: &mut Avl, p: PieceId, to: Hex, ev: &mut Vec<Event>) {
+    s.piece_mut(p).location = Location::Map(to);
+    ev.push(Event::Placed { piece: p, to });
+    hq::entered(s, p, to, ev);
+    if s.is_hq(p) && s.side(p) == Side::Axis {
+        arrive_chit(s, Chit::Hq(p), ev);
+    }
+}
+
+fn arrive_chit(s: &mut Avl, c: Chit, ev: &mut Vec<Event>) {
+    let pools = &s.pos;
+    let known = pools
+        .inactive
+        .iter()
+        .chain(pools.played.iter())
+        .flatten()
+        .chain(&pools.cup)
+        .any(|&x| x == c);
+    if !known {
+        s.pos.inactive[0].push(c);
+        s.pos.inactive[0].sort();
+        ev.push(Event::ChitArrived { chit: c });
+    }
+}
+
+/// Rule 7.2.2, 11.1.2, 15.0.2: Manstein chits due on this turn join the Axis pool.
+pub fn manstein_arrivals(s: &mut Avl, ev: &mut Vec<Event>) {
+    let turn = s.turn().0;
+    let due: Vec<u8> = s
+        .rules()
+        .scenario
+        .manstein_turns
+        .iter()
+        .enumerate()
+        .filter(|&(_, &t)| t == turn)
+        .map(|(i, _)| i as u8)
+        .collect();
+    for i in due {
+        arrive_chit(s, Chit::Manstein(i), ev);
+    }
+}
+
+/// Rule 11.2.1: at the start of the Reinforcement Segment, units due in a box enter it;
+/// an Axis HQ's chit comes with it. Manstein chits arrive too (unless 15.0.2 brought
+/// them earlier).
+pub fn begin_segment(s: &mut Avl, side: Side, ev: &mut Vec<Event>) {
+    for p in waiting(s, side) {
+        if let Start::Arrives {
+            in_box: Some(b), ..
+        } = s.start_of(p)
+        {
+            s.piece_mut(p).location = Location::Box(b);
+            ev.push(Event::EnteredBox { piece: p });
+            if s.is_hq(p) && side == Side::Axis {
+                arrive_chit(s, Chit::Hq(p), ev);
+            }
+        }
+    }
+    if side == Side::Axis && !s.options().early_manstein {
+        manstein_arrivals(s, ev);
+    }
+}
+
+/// Rule 11.1.3, H-111: reinforcements with nowhere to go are eliminated (a HQ is removed
+/// with its chit). Returns whether any piece can still be placed.
+pub fn drop_unplaceable(s: &mut Avl, side: Side, ev: &mut Vec<Event>) -> bool {
+    let mut any = false;
+    for p in waiting(s, side) {
+        if places(s, p).is_empty() {
+            if s.is_hq(p) {
+                s.piece_mut(p).location = Location::Removed;
+                crate::rules::command::remove_chit(s, p);
+                ev.push(Event::HqRemoved { hq: p });
+            } else {
+                s.piece_mut(p).location = Location::Eliminated;
+                ev.push(Event::ReinforcementLost { piece: p });
+            }
+        } else {
+            any = true;
+        }
+    }
+    any
+}
