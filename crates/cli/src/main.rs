@@ -9,6 +9,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use protocol::{Catalog, Referee};
 
+mod odds;
+
 #[derive(Parser)]
 #[command(
     name = "hexwar",
@@ -38,8 +40,8 @@ enum Command {
     Serve(Box<ServeArgs>),
     /// Run bot tournaments.
     Simulate,
-    /// Print exact battle odds.
-    Odds,
+    /// Print exact VIKTORY battle or bombardment odds (see docs/odds.md).
+    Odds(Box<odds::OddsArgs>),
     /// Check or render an A Victory Lost scenario file.
     Scenario,
 }
@@ -208,7 +210,7 @@ fn main() -> ExitCode {
         Command::Verify { file } => check_record(&file, true),
         Command::Serve(args) => serve(*args),
         Command::Simulate => not_yet("simulate", 7),
-        Command::Odds => not_yet("odds", 7),
+        Command::Odds(args) => odds::run(&args),
         Command::Scenario => not_yet("scenario", 8),
     }
 }

@@ -411,7 +411,8 @@ fn check(name: &str, exact: &BattleOdds, mc: &Tally, z: f64, abs: f64) {
     );
 }
 
-/// Representative battles for every preset.
+/// Representative battles for every preset, and one with the extremely optional dice
+/// rules.
 fn cases() -> Vec<(String, BattleSpec)> {
     let mut v = Vec::new();
     for preset in ["classic", "expansion", "online", "viktory1"] {
@@ -447,6 +448,16 @@ fn cases() -> Vec<(String, BattleSpec)> {
         s.policy.tactical = TacticalPolicy::Strongest;
         v.push((format!("{preset}: town, retreat below 3"), s));
     }
+    // The extremely optional dice rules: Overwatch by the defending artillery, battle
+    // dice factors (a die for two defenders), luck averaging declined by the policy.
+    let mut rules = Rules::expansion(2);
+    rules.artillery_characteristics = true;
+    rules.battle_dice_factors = true;
+    rules.luck_averaging = true;
+    let mut s = spec(rules, &[(I, 2), (C, 1), (A, 2)], units(1, 1, 2, 0));
+    s.terrain = Terrain::Forest;
+    s.naval_support = 1;
+    v.push(("expansion, extremely optional dice".to_owned(), s));
     v
 }
 

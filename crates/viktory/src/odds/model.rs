@@ -412,11 +412,12 @@ impl<'m, 'r> Solver<'m, 'r> {
                     dn as u8,
                     hd.tactical.saturating_add(hd.regular),
                 );
-                computed = self
-                    .def_hits
-                    .get(usize::from(dice))
-                    .map_or_else(|| hit_dist(dice, self.m.defender_hit_max), Clone::clone);
-                &computed[..]
+                if let Some(table) = self.def_hits.get(usize::from(dice)) {
+                    &table[..]
+                } else {
+                    computed = hit_dist(dice, self.m.defender_hit_max);
+                    &computed[..]
+                }
             };
             for &(ha, q) in on_att {
                 let a2 = self.lose(a, ha, false);
