@@ -510,24 +510,39 @@ fn bench_odds(plan: Plan) {
             runs.len(),
         );
     }
-    // What a greedy bot asks in a real position: every attack it could make now.
-    let (state, after) = mid_game();
-    let all = attacks(&state);
-    let answered = all
-        .iter()
-        .filter(|(hex, ids)| odds::attack_odds(&state, *hex, ids).is_some())
-        .count();
-    let runs = measure(plan, || {
-        for (hex, ids) in &all {
-            black_box(odds::attack_odds(black_box(&state), *hex, ids));
+    // What a greedy bot asks in real positions: every attack the player to move could
+    // make next, at every movement-phase decision of the 4-player game of seed 1.
+    let mut state = classic(4);
+    let mut rng = GameRng::from_u64(MID_GAME_SEED);
+    let mut played = Played::default();
+    let mut queries: Vec<(Viktory, hexmap::Hex, Vec<UnitId>)> = Vec::new();
+    while queries.len() < 400 && step(&mut state, &mut rng, &mut played).is_some() {
+        if state.turn().stage == Stage::Move
+            && state.battle().is_none()
+            && matches!(state.to_move(), ToMove::Seat(_))
+        {
+            for (hex, ids) in attacks(&state) {
+                queries.push((state.clone(), hex, ids));
+            }
         }
-        (all.len().max(1) as u64, 0)
+    }
+    let answered = queries
+        .iter()
+        .filter(|(s, hex, ids)| odds::attack_odds(s, *hex, ids).is_some())
+        .count();
+    let units: usize = queries.iter().map(|(_, _, ids)| ids.len()).sum();
+    let runs = measure(plan, || {
+        for (s, hex, ids) in &queries {
+            black_box(odds::attack_odds(black_box(s), *hex, ids));
+        }
+        (queries.len().max(1) as u64, 0)
     });
     let m = median(&runs);
     println!(
-        "odds/attack: {}: {} possible attacks ({answered} answered), {:.2} µs per attack_odds() call (median of {} runs)",
-        describe(&state, after),
-        all.len(),
+        "odds/attack: 4p seed {MID_GAME_SEED}, every possible attack at the movement-phase decisions of its first {} actions: {} attacks ({answered} answered, {:.1} attacking units on average), {:.2} µs per attack_odds() call (median of {} runs)",
+        played.actions,
+        queries.len(),
+        units as f64 / queries.len().max(1) as f64,
         m.nanos_per_unit() / 1e3,
         runs.len(),
     );

@@ -399,28 +399,55 @@ impl<'m, 'r> Solver<'m, 'r> {
     ) {
         let dn = total(d);
         let present = per_kind(d);
+        // The defender's casualties and dice depend on the attacker's hits only through
+        // the units left and the hit total: gather the outcomes that agree on both.
+        let mut on_def: Vec<(Counts, u8, f64)> = Vec::with_capacity(8);
         for &(hd, p) in on_defender {
             let d2 = self.lose(d, hd, false);
-            let computed;
-            let on_att = if let Some(given) = on_attacker {
-                given
+            let dice = if on_attacker.is_some() {
+                0
             } else {
-                let (dice, _) = battle_dice::defender_dice(
+                battle_dice::defender_dice(
                     self.m.rules,
                     &self.m.field,
                     present,
                     dn as u8,
                     hd.tactical.saturating_add(hd.regular),
-                );
-                if let Some(table) = self.def_hits.get(usize::from(dice)) {
-                    &table[..]
+                )
+                .0
+            };
+            match on_def.iter_mut().find(|(x, n, _)| *x == d2 && *n == dice) {
+                Some(e) => e.2 += p,
+                None => on_def.push((d2, dice, p)),
+            }
+        }
+        // The attacker's casualties for each number of defender dice, gathered alike.
+        let mut on_att: Vec<(u8, Vec<(Counts, f64)>)> = Vec::with_capacity(4);
+        for &(d2, dice, p) in &on_def {
+            let k = if let Some(k) = on_att.iter().position(|(n, _)| *n == dice) {
+                k
+            } else {
+                let computed;
+                let hits: &[(Hits, f64)] = if let Some(given) = on_attacker {
+                    given
+                } else if let Some(table) = self.def_hits.get(usize::from(dice)) {
+                    table
                 } else {
                     computed = hit_dist(dice, self.m.defender_hit_max);
-                    &computed[..]
+                    &computed
+                };
+                let mut losses: Vec<(Counts, f64)> = Vec::with_capacity(8);
+                for &(ha, q) in hits {
+                    let a2 = self.lose(a, ha, false);
+                    match losses.iter_mut().find(|(x, _)| *x == a2) {
+                        Some(e) => e.1 += q,
+                        None => losses.push((a2, q)),
+                    }
                 }
+                on_att.push((dice, losses));
+                on_att.len() - 1
             };
-            for &(ha, q) in on_att {
-                let a2 = self.lose(a, ha, false);
+            for &(a2, q) in &on_att[k].1 {
                 out.push((self.after_round(defenders_before, a2, d2), p * q));
             }
         }
