@@ -7,9 +7,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-
-mod scenario;
 use protocol::{Catalog, Referee};
+
+mod odds;
+mod scenario;
 
 #[derive(Parser)]
 #[command(
@@ -40,8 +41,8 @@ enum Command {
     Serve(Box<ServeArgs>),
     /// Run bot tournaments.
     Simulate,
-    /// Print exact battle odds.
-    Odds,
+    /// Print exact VIKTORY battle or bombardment odds (see docs/odds.md).
+    Odds(Box<odds::OddsArgs>),
     /// Check or render an A Victory Lost scenario file.
     #[command(subcommand)]
     Scenario(scenario::ScenarioCommand),
@@ -211,7 +212,7 @@ fn main() -> ExitCode {
         Command::Verify { file } => check_record(&file, true),
         Command::Serve(args) => serve(*args),
         Command::Simulate => not_yet("simulate", 7),
-        Command::Odds => not_yet("odds", 7),
+        Command::Odds(args) => odds::run(&args),
         Command::Scenario(command) => scenario::run(command),
     }
 }

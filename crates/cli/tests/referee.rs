@@ -204,7 +204,7 @@ fn presets_list_games_and_options() {
 
 #[test]
 fn unfinished_subcommands_say_so_and_fail() {
-    for cmd in ["simulate", "odds"] {
+    for cmd in ["simulate"] {
         let out = hexwar().arg(cmd).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{cmd}");
         assert!(

@@ -1,12 +1,12 @@
 //! VIKTORY II engine benchmarks: random-playout throughput, legal-action generation in a
-//! mid-game position, and the size and clone cost of a state.
+//! mid-game position, the size and clone cost of a state, and the exact battle odds.
 //!
 //! `cargo bench -p viktory` runs everything. A plain timing loop (no benchmark crate):
 //! each measurement repeats its work until at least one second has passed, five times,
 //! and prints the median run (and the spread of the five). Nothing here asserts on time.
 //!
 //! Arguments after `--`: a word filters the measurements by name (`playout`, `legal`,
-//! `state`); `--quick` uses 0.2 s runs, three of them; `--profile` only plays the
+//! `state`, `odds`); `--quick` uses 0.2 s runs, three of them; `--profile` only plays the
 //! 4-player seed set once, untimed, for `valgrind --tool=callgrind` or `perf record`.
 
 use std::hint::black_box;
@@ -14,8 +14,9 @@ use std::time::{Duration, Instant};
 
 use engine::{Game, GameRng, NewGame, ToMove};
 use hexmap::Board;
+use viktory::odds::{self, BattleSpec, SpecUnit};
 use viktory::state::Stage;
-use viktory::{Action, Unit, Viktory};
+use viktory::{Action, PerKind, Rules, Terrain, Unit, UnitId, UnitKind, Viktory};
 
 /// The seeds every playout measurement plays, in order (one game per seed).
 const SEEDS: std::ops::Range<u64> = 0..16;
@@ -378,6 +379,175 @@ fn bench_state(plan: Plan) {
     );
 }
 
+/// A described battle: `attackers` as (kind, count, hex side) groups.
+fn spec_battle(
+    rules: Rules,
+    attackers: &[(UnitKind, u8, u8)],
+    defenders: PerKind,
+    terrain: Terrain,
+    town: Option<bool>,
+    naval_support: u8,
+) -> BattleSpec {
+    BattleSpec {
+        attackers: attackers
+            .iter()
+            .flat_map(|&(kind, n, side)| (0..n).map(move |_| SpecUnit { kind, side }))
+            .collect(),
+        defenders,
+        terrain,
+        town,
+        naval_support,
+        ..BattleSpec::new(rules)
+    }
+}
+
+/// Every attack the active player of `state` could make next: each hex holding enemy
+/// units or an enemy town next to some of his units, with all his land units next to
+/// it (frigates for a water hex).
+fn attacks(state: &Viktory) -> Vec<(hexmap::Hex, Vec<UnitId>)> {
+    let me = state.turn().active;
+    let mut targets: Vec<hexmap::Hex> = state
+        .units()
+        .iter()
+        .filter(|u| u.owner != me && u.aboard.is_none())
+        .map(|u| u.hex)
+        .chain(state.towns().filter(|(_, t)| t.owner != me).map(|(h, _)| h))
+        .collect();
+    targets.sort();
+    targets.dedup();
+    targets
+        .into_iter()
+        .filter_map(|hex| {
+            let water = !state.terrain(hex)?.is_land();
+            let ids: Vec<UnitId> = state
+                .units()
+                .iter()
+                .filter(|u| {
+                    u.owner == me
+                        && u.aboard.is_none()
+                        && u.hex.distance(hex) == 1
+                        && (u.kind == UnitKind::Frigate) == water
+                })
+                .map(|u| u.id)
+                .collect();
+            (!ids.is_empty()).then_some((hex, ids))
+        })
+        .collect()
+}
+
+fn bench_odds(plan: Plan) {
+    let cases = [
+        (
+            "1i vs 1i, plains, classic",
+            spec_battle(
+                Rules::classic(2),
+                &[(UnitKind::Infantry, 1, 0)],
+                PerKind {
+                    infantry: 1,
+                    ..PerKind::default()
+                },
+                Terrain::Plains,
+                None,
+                0,
+            ),
+        ),
+        (
+            "12.3 example: 3i 1c 2a vs 2i 1a, mountain city, naval support, classic",
+            spec_battle(
+                Rules::classic(2),
+                &[
+                    (UnitKind::Infantry, 3, 0),
+                    (UnitKind::Cavalry, 1, 0),
+                    (UnitKind::Artillery, 2, 1),
+                ],
+                PerKind {
+                    infantry: 2,
+                    artillery: 1,
+                    ..PerKind::default()
+                },
+                Terrain::Mountain,
+                Some(true),
+                1,
+            ),
+        ),
+        (
+            "8i 3c 4a from 3 sides vs 6i 2c 3a, mountain city, expansion",
+            spec_battle(
+                Rules::expansion(2),
+                &[
+                    (UnitKind::Infantry, 4, 0),
+                    (UnitKind::Infantry, 4, 1),
+                    (UnitKind::Cavalry, 3, 2),
+                    (UnitKind::Artillery, 4, 0),
+                ],
+                PerKind {
+                    infantry: 6,
+                    cavalry: 2,
+                    artillery: 3,
+                    frigate: 0,
+                },
+                Terrain::Mountain,
+                Some(true),
+                2,
+            ),
+        ),
+    ];
+    for (name, spec) in cases {
+        let state = spec.position().expect("a valid battle");
+        let hex = BattleSpec::HEX;
+        let o = odds::battle_odds(&state, hex).expect("odds");
+        let runs = measure(plan, || {
+            for _ in 0..10 {
+                black_box(odds::battle_odds(black_box(&state), hex));
+            }
+            (10, 0)
+        });
+        let m = median(&runs);
+        println!(
+            "odds/battle: {name}: win {:.4}, {:.1} µs per battle_odds() call (median of {} runs)",
+            o.attacker_wins,
+            m.nanos_per_unit() / 1e3,
+            runs.len(),
+        );
+    }
+    // What a greedy bot asks in real positions: every attack the player to move could
+    // make next, at every movement-phase decision of the 4-player game of seed 1.
+    let mut state = classic(4);
+    let mut rng = GameRng::from_u64(MID_GAME_SEED);
+    let mut played = Played::default();
+    let mut queries: Vec<(Viktory, hexmap::Hex, Vec<UnitId>)> = Vec::new();
+    while queries.len() < 400 && step(&mut state, &mut rng, &mut played).is_some() {
+        if state.turn().stage == Stage::Move
+            && state.battle().is_none()
+            && matches!(state.to_move(), ToMove::Seat(_))
+        {
+            for (hex, ids) in attacks(&state) {
+                queries.push((state.clone(), hex, ids));
+            }
+        }
+    }
+    let answered = queries
+        .iter()
+        .filter(|(s, hex, ids)| odds::attack_odds(s, *hex, ids).is_some())
+        .count();
+    let units: usize = queries.iter().map(|(_, _, ids)| ids.len()).sum();
+    let runs = measure(plan, || {
+        for (s, hex, ids) in &queries {
+            black_box(odds::attack_odds(black_box(s), *hex, ids));
+        }
+        (queries.len().max(1) as u64, 0)
+    });
+    let m = median(&runs);
+    println!(
+        "odds/attack: 4p seed {MID_GAME_SEED}, every possible attack at the movement-phase decisions of its first {} actions: {} attacks ({answered} answered, {:.1} attacking units on average), {:.2} µs per attack_odds() call (median of {} runs)",
+        played.actions,
+        queries.len(),
+        units as f64 / queries.len().max(1) as f64,
+        m.nanos_per_unit() / 1e3,
+        runs.len(),
+    );
+}
+
 /// Plays the 4-player seed set once, untimed: the workload to profile.
 fn profile() {
     let start = classic(4);
@@ -456,5 +626,8 @@ fn main() {
     }
     if wanted("state/mid-game") {
         bench_state(plan);
+    }
+    if wanted("odds") {
+        bench_odds(plan);
     }
 }

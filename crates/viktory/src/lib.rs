@@ -15,6 +15,7 @@ pub mod error;
 pub mod event;
 pub mod legal;
 pub mod notation;
+pub mod odds;
 pub mod rules;
 pub mod state;
 mod undo;

@@ -9,9 +9,9 @@ use hexmap::Hex;
 use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::{DiePurpose, Event};
+use crate::rules::Retreat;
 use crate::rules::movement;
-use crate::rules::{Retreat, Suppression};
-use crate::rules::{capital, casualties, naval, subjugation};
+use crate::rules::{battle_dice, capital, casualties, naval, subjugation};
 use crate::state::{Battle, BattleStep, Hits, Viktory};
 use crate::unit::{UnitId, UnitKind};
 
@@ -24,15 +24,6 @@ fn fighters(s: &Viktory, hex: Hex, seat: Seat) -> impl Iterator<Item = &crate::u
 
 fn count(s: &Viktory, hex: Hex, seat: Seat) -> usize {
     fighters(s, hex, seat).count()
-}
-
-/// Rule 12.3 steps 1–2: dice for the unit types present ("combined arms").
-fn unit_dice(s: &Viktory, hex: Hex, seat: Seat, dice: crate::rules::DicePerKind) -> u8 {
-    UnitKind::ALL
-        .iter()
-        .filter(|&&k| fighters(s, hex, seat).any(|u| u.kind == k))
-        .map(|&k| dice.get(k))
-        .sum()
 }
 
 /// Rule 12.0: may the active player start the battle at `hex`?
@@ -102,11 +93,7 @@ pub fn start(s: &mut Viktory, hex: Hex, attacker: Seat, placement: bool, ev: &mu
         defender,
     });
     subjugation::attacked(s, attacker, defender, ev);
-    let pre = if naval {
-        0
-    } else {
-        artillery.saturating_mul(s.rules.pre_battle_fire)
-    };
+    let pre = battle_dice::attacker_pre_battle_dice(&s.rules, naval, artillery);
     s.battle = Some(Battle {
         hex,
         attacker,
@@ -126,7 +113,9 @@ pub fn start(s: &mut Viktory, hex: Hex, attacker: Seat, placement: bool, ev: &mu
         averaging: false,
         sure_hits: 0,
     });
-    let overwatch = overwatch_dice(s, hex, attacker, defender, naval || placement);
+    let attackers = battle_dice::composition(s, hex, attacker);
+    let overwatch =
+        battle_dice::overwatch_dice(s, hex, attacker, defender, attackers, naval || placement);
     if overwatch > 0 {
         let b = s.battle.as_mut().expect("battle");
         b.step = BattleStep::Overwatch;
@@ -136,27 +125,6 @@ pub fn start(s: &mut Viktory, hex: Hex, attacker: Seat, placement: bool, ev: &mu
     if pre == 0 && !start_defender_pre_battle(s) {
         start_round(s, ev);
     }
-}
-
-/// Expansion, Artillery Characteristics: the defender's artillery in the battle hex and
-/// next to it (the battle hex holds his units or town) fires one die each, unless only
-/// cavalry attack.
-fn overwatch_dice(s: &Viktory, hex: Hex, attacker: Seat, defender: Seat, naval: bool) -> u8 {
-    if !s.rules.artillery_characteristics || naval || attacker == defender {
-        return 0;
-    }
-    if !fighters(s, hex, attacker).any(|u| u.kind != UnitKind::Cavalry) {
-        return 0;
-    }
-    s.units
-        .iter()
-        .filter(|u| {
-            u.owner == defender
-                && u.kind == UnitKind::Artillery
-                && u.aboard.is_none()
-                && u.hex.distance(hex) <= 1
-        })
-        .count() as u8
 }
 
 /// After Overwatch: the attacker's pre-battle fire with the artillery he has left.
@@ -171,7 +139,7 @@ fn after_overwatch(s: &mut Viktory, ev: &mut Vec<Event>) {
     let artillery = fighters(s, hex, attacker)
         .filter(|u| u.kind == UnitKind::Artillery)
         .count() as u8;
-    let pre = artillery.saturating_mul(s.rules.pre_battle_fire);
+    let pre = battle_dice::attacker_pre_battle_dice(&s.rules, false, artillery);
     let b = s.battle.as_mut().expect("battle");
     b.step = BattleStep::PreBattleFire;
     b.to_roll = pre;
@@ -187,13 +155,10 @@ fn start_defender_pre_battle(s: &mut Viktory) -> bool {
     let Some(b) = s.battle.as_ref() else {
         return false;
     };
-    if !s.rules.defender_pre_battle_fire || b.naval {
-        return false;
-    }
     let artillery = fighters(s, b.hex, b.defender)
         .filter(|u| u.kind == UnitKind::Artillery)
         .count() as u8;
-    let dice = artillery.saturating_mul(s.rules.pre_battle_fire);
+    let dice = battle_dice::defender_pre_battle_dice(&s.rules, b.naval, artillery);
     if dice == 0 {
         return false;
     }
@@ -210,10 +175,13 @@ fn start_round(s: &mut Viktory, ev: &mut Vec<Event>) {
     // round is the one the defender's town or city forces (12.3 step 2, Note; H-5).
     let dice = if count(s, hex, defender) == 0 {
         0
-    } else if s.rules.battle_dice_factors {
-        factors::attacker_dice(s, hex, attacker)
     } else {
-        unit_dice(s, hex, attacker, s.rules.attack_dice) + hexside_bonus(s, hex, attacker)
+        let field = battle_dice::field(s, hex, attacker, defender, b.naval);
+        let present = battle_dice::composition(s, hex, attacker);
+        let sides: Vec<Hex> = fighters(s, hex, attacker)
+            .filter_map(|u| u.entered_from)
+            .collect();
+        battle_dice::attacker_dice(&s.rules, &field, present, &sides)
     };
     let averaging = s.rules.luck_averaging;
     let b = s.battle.as_mut().expect("battle");
@@ -222,22 +190,6 @@ fn start_round(s: &mut Viktory, ev: &mut Vec<Event>) {
     b.suppressed = 0;
     fire(b, BattleStep::AttackerFire, dice, averaging);
     ev.push(Event::RoundStarted { round: b.round });
-}
-
-/// Expansion, Attacking Bonuses for Additional Hex Sides: one die for each hex side
-/// beyond the first that attacking land units still in the battle entered from, at most
-/// 5; the online rules count frigates in naval battles too.
-fn hexside_bonus(s: &Viktory, hex: Hex, attacker: Seat) -> u8 {
-    let naval = s.terrain(hex).is_some_and(|t| !t.is_land());
-    if !s.rules.hexside_bonus || (naval && !s.rules.hexside_bonus_naval) {
-        return 0;
-    }
-    let mut sides: Vec<Hex> = fighters(s, hex, attacker)
-        .filter_map(|u| u.entered_from)
-        .collect();
-    sides.sort_unstable();
-    sides.dedup();
-    (sides.len().saturating_sub(1) as u8).min(5)
 }
 
 /// Starts a fire round of `dice` dice; with luck averaging (15.4) the roller first says
@@ -298,66 +250,20 @@ pub fn apply_average(s: &mut Viktory, pairs: u8, ev: &mut Vec<Event>) {
 
 /// Rule 12.3 step 2: the defender's dice, after suppression (12.31, R-15).
 fn defender_dice(s: &Viktory, b: &Battle, ev: &mut Vec<Event>) -> (u8, u8) {
-    let mut units = unit_dice(s, b.hex, b.defender, s.rules.defense_dice);
-    if s.rules.battle_dice_factors {
-        units += factors::defender_bonus(s, b.hex, b.defender);
-    }
+    let field = battle_dice::field(s, b.hex, b.attacker, b.defender, b.naval);
+    let present = battle_dice::composition(s, b.hex, b.defender);
     let defenders = count(s, b.hex, b.defender) as u8;
-    let excess = b.defender_hits.total().saturating_sub(defenders);
-    let mut extra = 0u8;
-    if !b.naval {
-        let town = s.town(b.hex).filter(|t| t.owner == b.defender);
-        // 12.32, 12.33: an adjacent defending frigate supports a hex holding defending
-        // land units or the defender's town or city.
-        let support = (defenders > 0 || town.is_some())
-            && b.hex.neighbors().iter().any(|&n| {
-                s.units.iter().any(|u| {
-                    u.hex == n
-                        && u.owner == b.defender
-                        && u.kind == UnitKind::Frigate
-                        && u.aboard.is_none()
-                })
-            });
-        if support {
-            extra += s.rules.naval_support_dice;
-        }
-        // Defensive terrain: the best of mountain/city (strong) or forest/town (weak);
-        // a city counts as a town while its owner lacks his capital (14.0).
-        // Mountains and forests count unless the rules give terrain no defence (original
-        // VIKTORY) or level it (15.1); a city counts as a town while its owner lacks his
-        // capital (14.0, classic only).
-        let terrain = s
-            .terrain(b.hex)
-            .filter(|_| s.rules.terrain_defense && !s.rules.terrain_leveling);
-        let capital_penalty = s.rules.lost_capital == crate::rules::LostCapital::CitiesAsTowns
-            && !s.holds_capital(b.defender);
-        let city = town.is_some_and(|t| t.city) && !capital_penalty;
-        let metropolis = city && town.is_some_and(|t| t.metropolis.is_some());
-        let terrain_dice = if metropolis {
-            crate::rules::metropolis::DEFENCE_DICE
-        } else if terrain == Some(Terrain::Mountain) || city {
-            s.rules.strong_terrain_dice
-        } else if terrain == Some(Terrain::Forest) || town.is_some() {
-            s.rules.weak_terrain_dice
-        } else {
-            0
-        };
-        extra += terrain_dice;
-    }
-    let suppressed = match s.rules.suppression {
-        Suppression::None => 0,
-        Suppression::Classic => excess.min(units),
-        Suppression::Clarified => {
-            // the dice a town or city would roll with no defenders are protected.
-            let held = s.town(b.hex).is_some_and(|t| t.owner == b.defender);
-            let protected = if held { extra } else { 0 };
-            excess.min(units + extra - protected)
-        }
-    };
+    let (dice, suppressed) = battle_dice::defender_dice(
+        &s.rules,
+        &field,
+        present,
+        defenders,
+        b.defender_hits.total(),
+    );
     if suppressed > 0 {
         ev.push(Event::Suppressed { dice: suppressed });
     }
-    (units + extra - suppressed, suppressed)
+    (dice, suppressed)
 }
 
 /// One die of the current fire step.
@@ -610,36 +516,25 @@ pub(crate) fn frigate_with_room(s: &Viktory, seat: Seat, hex: Hex) -> Option<Uni
 /// Whether every attacking unit can retreat somewhere, frigate room counted jointly (H-7).
 fn retreat_possible(s: &Viktory, b: &Battle) -> bool {
     let units: Vec<_> = fighters(s, b.hex, b.attacker).cloned().collect();
-    let land_entry = b
-        .entries
-        .iter()
-        .any(|&e| s.terrain(e).is_some_and(Terrain::is_land) && !s.enemy_units_at(e, b.attacker));
-    let water_entry = b
-        .entries
-        .iter()
-        .any(|&e| s.terrain(e).is_some_and(|t| !t.is_land()) && !s.enemy_units_at(e, b.attacker));
     let land_units = units.iter().filter(|u| u.kind.is_land()).count();
     let frigates = units.len() - land_units;
-    if s.rules.retreat == Retreat::OneHexNoFrigate {
-        // One hex for everyone: land for land units, water for frigates.
-        return if land_units > 0 {
-            land_entry && frigates == 0
-        } else {
-            water_entry
-        };
-    }
-    if frigates > 0 && !water_entry {
-        return false;
-    }
-    if land_units == 0 || land_entry {
-        return true;
-    }
+    retreat_ways(s, b.attacker, &b.entries).allow(s.rules.retreat, land_units, frigates)
+}
+
+/// Where an attacker who entered a battle hex from `entries` could retreat to (12.3
+/// step 3): a free land entry hex, a free water entry hex, and the room aboard his
+/// frigates in the entry hexes.
+pub(crate) fn retreat_ways(s: &Viktory, attacker: Seat, entries: &[Hex]) -> RetreatWays {
+    let land_entry = entries
+        .iter()
+        .any(|&e| s.terrain(e).is_some_and(Terrain::is_land) && !s.enemy_units_at(e, attacker));
+    let water_entry = entries
+        .iter()
+        .any(|&e| s.terrain(e).is_some_and(|t| !t.is_land()) && !s.enemy_units_at(e, attacker));
     let room: usize = s
         .units
         .iter()
-        .filter(|f| {
-            f.owner == b.attacker && f.kind == UnitKind::Frigate && b.entries.contains(&f.hex)
-        })
+        .filter(|f| f.owner == attacker && f.kind == UnitKind::Frigate && entries.contains(&f.hex))
         .map(|f| {
             let cap =
                 usize::from(s.rules.frigate_capacity).saturating_sub(naval::cargo_count(s, f.id));
@@ -648,7 +543,42 @@ fn retreat_possible(s: &Viktory, b: &Battle) -> bool {
             ))
         })
         .sum();
-    room >= land_units
+    RetreatWays {
+        land_entry,
+        water_entry,
+        room,
+    }
+}
+
+/// The retreat routes open to an attacker (12.3 step 3), see [`retreat_ways`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RetreatWays {
+    /// A land hex some attacking unit entered from, free of enemy units.
+    pub(crate) land_entry: bool,
+    /// A water hex some attacking unit entered from, free of enemy units.
+    pub(crate) water_entry: bool,
+    /// Land units the attacker's frigates in the entry hexes can still take aboard.
+    pub(crate) room: usize,
+}
+
+impl RetreatWays {
+    /// Whether `land_units` land units and `frigates` frigates can all retreat, frigate
+    /// room counted jointly (H-7); the original VIKTORY sends everyone into one hex and
+    /// never onto a frigate.
+    pub(crate) fn allow(self, retreat: Retreat, land_units: usize, frigates: usize) -> bool {
+        if retreat == Retreat::OneHexNoFrigate {
+            // One hex for everyone: land for land units, water for frigates.
+            return if land_units > 0 {
+                self.land_entry && frigates == 0
+            } else {
+                self.water_entry
+            };
+        }
+        if frigates > 0 && !self.water_entry {
+            return false;
+        }
+        land_units == 0 || self.land_entry || self.room >= land_units
+    }
 }
 
 /// Rule 12.3 step 3: may `unit` retreat to `to` now?
@@ -700,74 +630,4 @@ pub fn apply_retreat(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Event>
 /// Rule 12.3 step 3: fight another round.
 pub fn apply_continue(s: &mut Viktory, ev: &mut Vec<Event>) {
     start_round(s, ev);
-}
-
-/// Expansion (extremely optional), Battle Attacks: Dice Determining Factors (H-30).
-mod factors {
-    use engine::Seat;
-    use hexmap::Hex;
-
-    use super::{fighters, unit_dice};
-    use crate::state::Viktory;
-    use crate::unit::{UnitId, UnitKind};
-
-    /// The attacker's own frigates next to `hex` (not in the battle) that bombarded it
-    /// this turn.
-    fn bombarding_frigates(s: &Viktory, hex: Hex, attacker: Seat) -> Vec<(UnitId, Hex)> {
-        s.turn
-            .frigate_bombards
-            .iter()
-            .filter(|&&(_, target)| target == hex)
-            .filter_map(|&(id, _)| s.unit(id))
-            .filter(|f| f.owner == attacker && f.hex.distance(hex) == 1)
-            .map(|f| (f.id, f.hex))
-            .collect()
-    }
-
-    /// The attacker's fire round: a die per unit type in the battle, the frigates that
-    /// bombarded the hex counting as a type (at most 4), plus one per hex side beyond
-    /// the first that attacking units entered from or such frigates lie on (at most 5).
-    /// In a naval battle: one die plus the extra hex sides.
-    pub(super) fn attacker_dice(s: &Viktory, hex: Hex, attacker: Seat) -> u8 {
-        let naval = s.terrain(hex).is_some_and(|t| !t.is_land());
-        let support = if naval {
-            vec![]
-        } else {
-            bombarding_frigates(s, hex, attacker)
-        };
-        let mut types = unit_dice(s, hex, attacker, s.rules.attack_dice);
-        if !support.is_empty() && !fighters(s, hex, attacker).any(|u| u.kind == UnitKind::Frigate) {
-            types += s.rules.attack_dice.get(UnitKind::Frigate);
-        }
-        let mut sides: Vec<Hex> = fighters(s, hex, attacker)
-            .filter_map(|u| u.entered_from)
-            .chain(support.iter().map(|&(_, h)| h))
-            .collect();
-        sides.sort_unstable();
-        sides.dedup();
-        types.min(4) + (sides.len().saturating_sub(1) as u8).min(5)
-    }
-
-    /// The defender's extra die: two or more defending units, frigates next to the hex
-    /// counting (in a naval battle, a second frigate in or next to the hex).
-    pub(super) fn defender_bonus(s: &Viktory, hex: Hex, defender: Seat) -> u8 {
-        let here = fighters(s, hex, defender).count();
-        let adjacent = s
-            .units
-            .iter()
-            .filter(|u| {
-                u.owner == defender
-                    && u.kind == UnitKind::Frigate
-                    && u.aboard.is_none()
-                    && u.hex.distance(hex) == 1
-            })
-            .count();
-        let naval = s.terrain(hex).is_some_and(|t| !t.is_land());
-        let total = if naval {
-            here + adjacent.min(1)
-        } else {
-            here + adjacent
-        };
-        u8::from(here > 0 && total >= 2)
-    }
 }

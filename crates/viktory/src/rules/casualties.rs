@@ -116,15 +116,24 @@ fn class(s: &Viktory, id: UnitId) -> (UnitKind, Vec<UnitKind>) {
     (kind, cargo)
 }
 
+/// R-14's fixed policy: the order in which an owner loses his unit types: infantry
+/// first, then artillery, then cavalry, frigates last.
+pub(crate) const POLICY_ORDER: [UnitKind; 4] = [
+    UnitKind::Infantry,
+    UnitKind::Artillery,
+    UnitKind::Cavalry,
+    UnitKind::Frigate,
+];
+
+/// R-14's fixed policy: a type's place in [`POLICY_ORDER`].
+pub(crate) fn policy_kind_rank(kind: UnitKind) -> u8 {
+    POLICY_ORDER.iter().position(|&k| k == kind).unwrap_or(0) as u8
+}
+
 /// R-14's fixed policy: lose infantry first, then artillery, then cavalry, frigates
-/// last (the emptiest frigate first).
-fn policy_rank(s: &Viktory, id: UnitId) -> (u8, usize, UnitId) {
-    let rank = match s.unit(id).map(|u| u.kind) {
-        Some(UnitKind::Infantry) | None => 0,
-        Some(UnitKind::Artillery) => 1,
-        Some(UnitKind::Cavalry) => 2,
-        Some(UnitKind::Frigate) => 3,
-    };
+/// last; within a type the emptiest frigate first, then the lowest unit id.
+pub(crate) fn policy_rank(s: &Viktory, id: UnitId) -> (u8, usize, UnitId) {
+    let rank = policy_kind_rank(s.unit(id).map_or(UnitKind::Infantry, |u| u.kind));
     (
         rank,
         s.units.iter().filter(|c| c.aboard == Some(id)).count(),

@@ -1,6 +1,7 @@
 //! The rules, one module per rulebook section.
 
 pub mod battle;
+pub(crate) mod battle_dice;
 pub mod bombard;
 pub mod building;
 pub mod capital;

@@ -1,0 +1,501 @@
+//! Exact battle and bombardment odds (12.0, 11.0): the probability of each way a battle
+//! can end and the expected losses of each side, computed exactly by dynamic
+//! programming over the battle's states, for every ruleset's dice rules.
+//!
+//! The dice come from the rules' own functions (`rules::battle_dice`: combined arms,
+//! hex-side bonus, terrain, town or city, naval support, suppression, pre-battle and
+//! Overwatch fire, battle dice factors) and the hit threshold from
+//! [`Viktory::hit_max_for`] (Combat Supply), so the odds follow whatever the engine
+//! does. Decisions the rules leave to the players follow a fixed [`Policy`]:
+//!
+//! - Casualties (10.1, R-14): a hit the owner assigns takes his units in the order of
+//!   the engine's `auto_casualties` policy: infantry, then artillery, then cavalry,
+//!   frigates last; within a type the emptiest frigate, then the lowest unit id. A 1
+//!   lets the firer choose: by default he chooses in the same order
+//!   ([`TacticalPolicy::OwnersOrder`]), or he takes the strongest type first
+//!   ([`TacticalPolicy::Strongest`]). Hits beyond the units there are lost; Overwatch
+//!   never lets the firer take cavalry.
+//! - Retreat (12.3 step 3): the attacker fights to the end
+//!   ([`RetreatPolicy::FightToTheEnd`]), or retreats at the first retreat option where
+//!   fewer than `n` of his units are left and a retreat is possible
+//!   ([`RetreatPolicy::WhenFewerThan`]).
+//! - Luck averaging (15.4): no pairs of dice are traded for sure hits.
+//!
+//! Units aboard a sunk frigate are lost with it but not counted in the losses here.
+
+mod model;
+mod spec;
+
+use engine::Seat;
+use hexmap::Hex;
+use serde::{Deserialize, Serialize};
+
+pub use spec::{BattleSpec, SpecError, SpecUnit};
+
+use crate::rules::battle;
+use crate::rules::{battle_dice, bombard};
+use crate::state::{Battle, BattleStep, Hits, Viktory};
+use crate::unit::{PerKind, Unit, UnitId, UnitKind};
+use model::{Counts, Model, Next, Roster, Solver, hit_dist_from};
+
+/// How a battle ends (12.3 step 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Attacking units are left and no defending unit: the attacker takes the hex.
+    AttackerWins = 0,
+    /// Every attacking unit is lost while defending units are left (or the defender
+    /// had none, and his town or city's dice won the round).
+    DefenderHolds = 1,
+    /// The last units of both sides fall in the same exchange: the defender prevails.
+    BothDestroyed = 2,
+    /// The attacker retreats (12.3 step 3): the defender prevails.
+    AttackerRetreats = 3,
+}
+
+/// Rule 12.3 step 3: when the attacker takes his retreat option.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RetreatPolicy {
+    /// Never: the battle goes on until one side has no units left.
+    #[default]
+    FightToTheEnd,
+    /// At the first retreat option where fewer than this many attacking units are
+    /// left, if every one of them can retreat (H-7, R-1).
+    WhenFewerThan(u8),
+}
+
+/// Rule 10.1: how the firing player picks the casualty of a 1 ("tactical victory").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TacticalPolicy {
+    /// R-14's fixed order, the owner's own: infantry, artillery, cavalry, frigates.
+    #[default]
+    OwnersOrder,
+    /// The strongest type first: frigates, cavalry, artillery, infantry.
+    Strongest,
+}
+
+/// The decisions the odds assume for both players (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Policy {
+    /// When the attacker retreats.
+    #[serde(default)]
+    pub retreat: RetreatPolicy,
+    /// How the firer picks the casualty of a 1.
+    #[serde(default)]
+    pub tactical: TacticalPolicy,
+}
+
+/// One possible set of units left at the end, with its probability.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Survivors {
+    /// The units left, by type (retreated units included).
+    pub units: PerKind,
+    /// The probability that exactly these are left.
+    pub probability: f64,
+}
+
+/// The exact odds of a battle (12.0). The four outcome probabilities add up to 1; the
+/// defender keeps the hex in every outcome but [`BattleOdds::attacker_wins`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BattleOdds {
+    /// The attacker takes the hex (12.3 step 4).
+    pub attacker_wins: f64,
+    /// The attacker is destroyed and the defender keeps units or his town's dice won.
+    pub defender_holds: f64,
+    /// Both sides are destroyed in the same exchange; the defender prevails.
+    pub both_destroyed: f64,
+    /// The attacker retreats (only with [`RetreatPolicy::WhenFewerThan`]).
+    pub attacker_retreats: f64,
+    /// Expected number of attacking units lost from now to the end of the battle.
+    pub expected_attacker_losses: f64,
+    /// Expected number of defending units lost.
+    pub expected_defender_losses: f64,
+    /// The attacking units whose fate is computed (units already marked as casualties
+    /// in a battle in progress included).
+    pub attackers: PerKind,
+    /// The defending units whose fate is computed.
+    pub defenders: PerKind,
+    /// The distribution of the attacker's units left at the end, fewest first.
+    pub attacker_survivors: Vec<Survivors>,
+    /// The distribution of the defender's units left at the end, fewest first.
+    pub defender_survivors: Vec<Survivors>,
+}
+
+impl BattleOdds {
+    /// The probability of `outcome`.
+    pub fn probability(&self, outcome: Outcome) -> f64 {
+        match outcome {
+            Outcome::AttackerWins => self.attacker_wins,
+            Outcome::DefenderHolds => self.defender_holds,
+            Outcome::BothDestroyed => self.both_destroyed,
+            Outcome::AttackerRetreats => self.attacker_retreats,
+        }
+    }
+}
+
+/// The exact odds of bombardments of one hex (11.0, 10.1, R-13).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BombardOdds {
+    /// Bombardments made one after another.
+    pub shots: u8,
+    /// The chance that one shot hits (10.1, Combat Supply).
+    pub hit_chance: f64,
+    /// `losses[k]`: the probability that exactly `k` units are lost (`k` = 0..=shots).
+    pub losses: Vec<f64>,
+    /// Expected number of units lost.
+    pub expected_losses: f64,
+    /// The units that can be hit.
+    pub targets: PerKind,
+    /// The distribution of the units left, fewest first.
+    pub survivors: Vec<Survivors>,
+}
+
+/// The odds of the battle pending or in progress at `hex`, from its current step on
+/// (mid-battle too: dice already rolled and casualties already chosen count), with the
+/// default [`Policy`]. `None` when no battle is pending or fought there, or when the
+/// battle is too large to compute (more than four million states).
+pub fn battle_odds(state: &Viktory, hex: Hex) -> Option<BattleOdds> {
+    battle_odds_with(state, hex, Policy::default())
+}
+
+/// [`battle_odds`] with another policy.
+pub fn battle_odds_with(state: &Viktory, hex: Hex, policy: Policy) -> Option<BattleOdds> {
+    if let Some(b) = state.battle.as_ref().filter(|b| b.hex == hex) {
+        return in_progress(state, b, policy);
+    }
+    if !state.turn.pending_battles.contains(&hex) {
+        return None;
+    }
+    let attacker = state.turn.active;
+    let units: Vec<(&Unit, Option<Hex>)> = fighters(state, hex, attacker)
+        .map(|u| (u, u.entered_from))
+        .collect();
+    fresh(state, hex, attacker, &units, policy)
+}
+
+/// The odds of a prospective attack: `attackers` (units of one player) move into `hex`
+/// this turn and fight there, with the default [`Policy`]. Each unit enters from the
+/// hex it stands in if that is next to `hex`, else from the neighbour of `hex` on the
+/// straight line towards it (this matters for the hex-side bonus and the retreat).
+/// Units of the same player already waiting in `hex` to fight join in. `None` when
+/// there is nobody to fight there, a unit is missing, belongs to someone else, or
+/// cannot fight in that hex (frigates fight in water, land units on land), or the
+/// battle is too large.
+pub fn attack_odds(state: &Viktory, hex: Hex, attackers: &[UnitId]) -> Option<BattleOdds> {
+    attack_odds_with(state, hex, attackers, Policy::default())
+}
+
+/// [`attack_odds`] with another policy.
+pub fn attack_odds_with(
+    state: &Viktory,
+    hex: Hex,
+    attackers: &[UnitId],
+    policy: Policy,
+) -> Option<BattleOdds> {
+    let first = state.unit(*attackers.first()?)?;
+    let attacker = first.owner;
+    let water = !state.terrain(hex)?.is_land();
+    let mut units: Vec<(&Unit, Option<Hex>)> = Vec::with_capacity(attackers.len());
+    for &id in attackers {
+        let u = state.unit(id)?;
+        if u.owner != attacker || (u.kind == UnitKind::Frigate) != water {
+            return None;
+        }
+        if units.iter().any(|(x, _)| x.id == id) {
+            continue;
+        }
+        let from = if u.hex == hex && u.aboard.is_none() {
+            u.entered_from
+        } else if u.hex.distance(hex) == 1 {
+            Some(u.hex)
+        } else if u.hex == hex {
+            None
+        } else {
+            hex.line_to(u.hex).get(1).copied()
+        };
+        units.push((u, from));
+    }
+    for u in fighters(state, hex, attacker) {
+        if !units.iter().any(|(x, _)| x.id == u.id) {
+            units.push((u, u.entered_from));
+        }
+    }
+    fresh(state, hex, attacker, &units, policy)
+}
+
+/// The odds of `shots` bombardments of `target` by the player whose turn it is, one
+/// after another, each hitting at his hit number or less (10.1, Combat Supply).
+/// `None` when `target` holds nothing a bombardment can hit.
+pub fn bombard_odds(state: &Viktory, target: Hex, shots: u8) -> Option<BombardOdds> {
+    bombard_odds_with(state, target, shots, Policy::default())
+}
+
+/// [`bombard_odds`] with another policy (only its tactical choice matters).
+pub fn bombard_odds_with(
+    state: &Viktory,
+    target: Hex,
+    shots: u8,
+    policy: Policy,
+) -> Option<BombardOdds> {
+    let attacker = state.turn.active;
+    let defender = bombard::target_owner(state, target, attacker)?;
+    let water = !state.terrain(target)?.is_land();
+    let mut counts: Counts = [0; 4];
+    for u in fighters(state, target, defender).filter(|u| (u.kind == UnitKind::Frigate) == water) {
+        counts[u.kind.index()] = counts[u.kind.index()].saturating_add(1);
+    }
+    let hit_max = state.hit_max_for(attacker);
+    let dist = model::bombard(counts, shots, hit_max, policy.tactical);
+    let before = model::count(counts);
+    let mut losses = vec![0.0; usize::from(shots) + 1];
+    let mut expected = 0.0;
+    for &(c, p) in &dist {
+        let lost = before - model::count(c);
+        losses[lost as usize] += p;
+        expected += f64::from(lost) * p;
+    }
+    Some(BombardOdds {
+        shots,
+        hit_chance: f64::from(hit_max.min(6)) / 6.0,
+        losses,
+        expected_losses: expected,
+        targets: model::to_per_kind(counts),
+        survivors: survivors(dist),
+    })
+}
+
+/// Units of `seat` fighting in `hex` (cargo never fights, 9.45).
+fn fighters(s: &Viktory, hex: Hex, seat: Seat) -> impl Iterator<Item = &Unit> + '_ {
+    s.units
+        .iter()
+        .filter(move |u| u.hex == hex && u.owner == seat && u.aboard.is_none())
+}
+
+/// The defender of a battle `attacker` starts at `hex`, as the battle would name him.
+fn defender_at(s: &Viktory, hex: Hex, attacker: Seat) -> Option<Seat> {
+    s.units
+        .iter()
+        .find(|u| u.hex == hex && u.owner != attacker && u.aboard.is_none())
+        .map(|u| u.owner)
+        .or_else(|| s.town(hex).map(|t| t.owner))
+        .filter(|&d| d != attacker)
+}
+
+/// A side's roster: the units that hits in `hex` can take (frigates in water, land
+/// units on land, R-13), each type in the order the casualty policy loses them.
+fn roster(s: &Viktory, water: bool, units: &[(&Unit, Option<Hex>)]) -> Roster {
+    let mut keyed: Vec<(UnitKind, usize, UnitId, Option<Hex>)> = units
+        .iter()
+        .filter(|(u, _)| (u.kind == UnitKind::Frigate) == water)
+        .map(|&(u, from)| {
+            let cargo = s.units.iter().filter(|c| c.aboard == Some(u.id)).count();
+            (u.kind, cargo, u.id, from)
+        })
+        .collect();
+    keyed.sort_by_key(|&(kind, cargo, id, _)| (kind, cargo, id));
+    let mut r = Roster::default();
+    for (kind, _, _, from) in keyed {
+        r.sides[kind.index()].push(from);
+    }
+    r
+}
+
+/// The model of a battle at `hex`, its rosters and retreat routes still to be set.
+fn model(
+    s: &Viktory,
+    hex: Hex,
+    attacker: Seat,
+    defender: Seat,
+    naval: bool,
+    policy: Policy,
+) -> Model<'_> {
+    Model {
+        rules: &s.rules,
+        field: battle_dice::field(s, hex, attacker, defender, naval),
+        attacker_hit_max: s.hit_max_for(attacker),
+        defender_hit_max: s.hit_max_for(defender),
+        attackers: Roster::default(),
+        defenders: Roster::default(),
+        retreat: None,
+        policy,
+    }
+}
+
+/// A battle about to start with these attacking units and their entry hexes.
+fn fresh(
+    s: &Viktory,
+    hex: Hex,
+    attacker: Seat,
+    units: &[(&Unit, Option<Hex>)],
+    policy: Policy,
+) -> Option<BattleOdds> {
+    let defender = defender_at(s, hex, attacker)?;
+    let water = !s.terrain(hex)?.is_land();
+    let attackers = roster(s, water, units);
+    let defending: Vec<(&Unit, Option<Hex>)> =
+        fighters(s, hex, defender).map(|u| (u, None)).collect();
+    let defenders = roster(s, water, &defending);
+    let a = attackers.counts();
+    let d = defenders.counts();
+    if model::count(a) == 0 || (model::count(d) == 0 && s.town(hex).is_none()) {
+        return None;
+    }
+    let mut entries: Vec<Hex> = units.iter().filter_map(|&(_, from)| from).collect();
+    entries.sort();
+    entries.dedup();
+    let m = Model {
+        attackers,
+        defenders,
+        retreat: Some(battle::retreat_ways(s, attacker, &entries)),
+        ..model(s, hex, attacker, defender, water, policy)
+    };
+    let solver = Solver::new(&m)?;
+    let overwatch =
+        battle_dice::overwatch_dice(s, hex, attacker, defender, model::to_per_kind(a), water);
+    let start = if overwatch > 0 {
+        let hits = solver.defender_hits(overwatch);
+        solver.overwatch(a, d, &hits)
+    } else {
+        solver.pre_battle_fresh(a, d)
+    };
+    Some(finish(&solver, &start, a, d))
+}
+
+/// A battle in progress, from its current step on.
+fn in_progress(s: &Viktory, b: &Battle, policy: Policy) -> Option<BattleOdds> {
+    let water = !s.terrain(b.hex)?.is_land();
+    let unmarked = |seat: Seat| -> Vec<(&Unit, Option<Hex>)> {
+        fighters(s, b.hex, seat)
+            .filter(|u| !b.marked.contains(&u.id))
+            .map(|u| (u, u.entered_from))
+            .collect()
+    };
+    let attackers = roster(s, water, &unmarked(b.attacker));
+    let defenders = roster(s, water, &unmarked(b.defender));
+    let built = Model {
+        attackers,
+        defenders,
+        retreat: (!b.placement).then(|| battle::retreat_ways(s, b.attacker, &b.entries)),
+        ..model(s, b.hex, b.attacker, b.defender, b.naval, policy)
+    };
+    let solver = Solver::new(&built)?;
+    let (att, def) = (built.attackers.counts(), built.defenders.counts());
+    // Everyone still in the hex, the marked casualties included, for the losses.
+    let all = |seat: Seat| -> Counts {
+        let mut c = [0u8; 4];
+        for u in fighters(s, b.hex, seat).filter(|u| (u.kind == UnitKind::Frigate) == water) {
+            c[u.kind.index()] = c[u.kind.index()].saturating_add(1);
+        }
+        c
+    };
+    let (a_all, d_all) = (all(b.attacker), all(b.defender));
+    let defenders_before = model::count(d_all);
+    let att_hit = built.attacker_hit_max;
+    let def_hit = built.defender_hit_max;
+    let rolled = |hit_max: u8| {
+        let mut h = Hits::from_rolls(&b.rolls, hit_max);
+        h.regular = h.regular.saturating_add(b.sure_hits);
+        h
+    };
+    let fixed = |h: Hits| vec![(h, 1.0)];
+    let start: Vec<(Next, f64)> = match b.step {
+        BattleStep::Overwatch => solver.overwatch(
+            att,
+            def,
+            &hit_dist_from(rolled(def_hit), b.to_roll, def_hit),
+        ),
+        BattleStep::OverwatchCasualties => solver.overwatch(att, def, &fixed(b.attacker_hits)),
+        BattleStep::PreBattleFire => {
+            let art = def[UnitKind::Artillery.index()];
+            let pd = battle_dice::defender_pre_battle_dice(&s.rules, b.naval, art);
+            let on_def = hit_dist_from(rolled(att_hit), b.to_roll, att_hit);
+            solver.pre_battle(
+                defenders_before,
+                att,
+                def,
+                &on_def,
+                &solver.defender_hits(pd),
+            )
+        }
+        BattleStep::PreBattleDefense => {
+            let on_att = hit_dist_from(rolled(def_hit), b.to_roll, def_hit);
+            solver.pre_battle(defenders_before, att, def, &fixed(b.defender_hits), &on_att)
+        }
+        BattleStep::PreBattleCasualties => solver.pre_battle(
+            defenders_before,
+            att,
+            def,
+            &fixed(b.defender_hits),
+            &fixed(b.attacker_hits),
+        ),
+        BattleStep::AttackerFire => {
+            let on_def = hit_dist_from(rolled(att_hit), b.to_roll, att_hit);
+            let mut out = Vec::new();
+            solver.exchange(defenders_before, att, def, &on_def, None, &mut out);
+            out
+        }
+        BattleStep::DefenderFire => {
+            let on_att = hit_dist_from(rolled(def_hit), b.to_roll, def_hit);
+            let mut out = Vec::new();
+            let on_def = fixed(b.defender_hits);
+            solver.exchange(defenders_before, att, def, &on_def, Some(&on_att), &mut out);
+            out
+        }
+        BattleStep::Casualties => {
+            let mut out = Vec::new();
+            let (on_def, on_att) = (fixed(b.defender_hits), fixed(b.attacker_hits));
+            solver.exchange(defenders_before, att, def, &on_def, Some(&on_att), &mut out);
+            out
+        }
+        BattleStep::RetreatOption => vec![(solver.retreat_option(att, def), 1.0)],
+        BattleStep::Retreating => {
+            vec![(
+                Next::End(Outcome::AttackerRetreats, solver.state(att, def)),
+                1.0,
+            )]
+        }
+    };
+    Some(finish(&solver, &start, a_all, d_all))
+}
+
+/// Runs the forward pass and reports; `a_all`, `d_all`: the units whose losses count.
+fn finish(
+    solver: &Solver<'_, '_>,
+    start: &[(Next, f64)],
+    a_all: Counts,
+    d_all: Counts,
+) -> BattleOdds {
+    let tally = solver.solve(start);
+    let left = |v: &[(Counts, f64)]| -> f64 {
+        v.iter().map(|&(c, p)| f64::from(model::count(c)) * p).sum()
+    };
+    let o = tally.outcomes;
+    BattleOdds {
+        attacker_wins: o[Outcome::AttackerWins as usize],
+        defender_holds: o[Outcome::DefenderHolds as usize],
+        both_destroyed: o[Outcome::BothDestroyed as usize],
+        attacker_retreats: o[Outcome::AttackerRetreats as usize],
+        expected_attacker_losses: f64::from(model::count(a_all)) - left(&tally.attackers),
+        expected_defender_losses: f64::from(model::count(d_all)) - left(&tally.defenders),
+        attackers: model::to_per_kind(a_all),
+        defenders: model::to_per_kind(d_all),
+        attacker_survivors: survivors(tally.attackers),
+        defender_survivors: survivors(tally.defenders),
+    }
+}
+
+fn survivors(mut v: Vec<(Counts, f64)>) -> Vec<Survivors> {
+    v.sort_by(|x, y| {
+        model::count(x.0)
+            .cmp(&model::count(y.0))
+            .then_with(|| x.0.cmp(&y.0))
+    });
+    v.into_iter()
+        .map(|(c, probability)| Survivors {
+            units: model::to_per_kind(c),
+            probability,
+        })
+        .collect()
+}
