@@ -7,6 +7,27 @@ import { api, live, seats } from './api.js';
 import { drawBoard, key, panZoom, seatColor } from './board.js';
 import { h, seatName } from './dom.js';
 
+/** "All 3 choices", "1 choice". */
+function choices(n) {
+  return n === 1 ? '1 choice' : `All ${n} choices`;
+}
+
+/** A probability as a whole percentage ("<1 %" rather than a misleading "0 %"). */
+function pct(p) {
+  if (p > 0 && p < 0.005) return '<1 %';
+  if (p < 1 && p > 0.995) return '>99 %';
+  return `${Math.round(p * 100)} %`;
+}
+
+/** The exact odds the server gives for a battle, in words. */
+function oddsText(o, names) {
+  const parts = [`${names[o.attacker]} takes the hex ${pct(o.attacker_wins)}`];
+  const holds = o.defender_holds + o.both_destroyed;
+  parts.push(`${o.defender !== null && o.defender !== undefined ? names[o.defender] : 'the defence'} holds ${pct(holds)}`);
+  if (o.attacker_retreats > 0) parts.push(`retreat ${pct(o.attacker_retreats)}`);
+  return `${parts.join(', ')}; expected losses ${o.expected_attacker_losses.toFixed(1)} attacking, ${o.expected_defender_losses.toFixed(1)} defending`;
+}
+
 /** Where an action starts and where it goes, as hex keys, read from its fields. */
 function ends(action, unitsById) {
   const unitHex = action.unit !== undefined && action.unit !== null && unitsById.get(action.unit);
@@ -198,10 +219,17 @@ export async function showGame(app, id, linkToken) {
 
   function renderBattle(position, names) {
     const b = position.battle;
+    const advised = (state.advice && state.advice.battles) || [];
     if (!b) {
-      battle.replaceChildren();
+      // Before a battle starts: the odds of each one this seat may start.
+      const coming = advised.filter((o) => !o.started);
+      battle.replaceChildren(...(coming.length ? [h('div', { class: 'battle-box odds-box', role: 'region', 'aria-label': 'battle odds' },
+        h('h3', {}, coming.length > 1 ? 'Battles you can start' : 'Battle you can start'),
+        h('ul', {}, coming.map((o) => h('li', {}, h('strong', {}, `${key(o.hex)}: `), oddsText(o, names)))),
+        h('p', { class: 'quiet' }, 'Exact odds if you fight to the end; casualties taken infantry first, then artillery, cavalry, frigates.'))] : []));
       return;
     }
+    const started = advised.find((o) => o.started);
     const here = position.units.filter((u) => key(u.hex) === key(b.hex) && u.aboard === undefined);
     const marked = new Set(b.marked || []);
     // Each side's units; those already hit this round are struck through.
@@ -233,6 +261,7 @@ export async function showGame(app, id, linkToken) {
       b.suppressed ? h('p', {}, `${names[b.defender]} loses ${b.suppressed} dice to suppression.`) : null,
       hits(b.defender_hits, b.attacker, b.defender),
       hits(b.attacker_hits, b.defender, b.attacker),
+      started ? h('p', { class: 'odds' }, 'Odds from here: ', oddsText(started, names)) : null,
       h('p', { class: 'quiet' }, `Step: ${String(b.step).replaceAll('_', ' ')}`)));
   }
 
@@ -243,7 +272,9 @@ export async function showGame(app, id, linkToken) {
     const kinds = new Map(view.position.units.map((u) => [u.id, u.kind]));
     // "lose #3" reads better as "lose cavalry #3".
     const named = (text) => (text || '').replace(/#(\d+)/g, (m, n) => (kinds.has(Number(n)) ? `${kinds.get(Number(n))} ${m}` : m));
-    const entries = legal.map((action, i) => ({ action, text: named(texts[i]), ...ends(action, unitsById) }));
+    const advised = new Map(((state.advice && state.advice.battles) || []).filter((o) => !o.started).map((o) => [key(o.hex), o]));
+    const withOdds = (action, text) => (action.type === 'fight' && advised.has(key(action.hex)) ? `${text} (wins ${pct(advised.get(key(action.hex)).attacker_wins)})` : text);
+    const entries = legal.map((action, i) => ({ action, text: withOdds(action, named(texts[i])), ...ends(action, unitsById) }));
     currentEntries = entries;
     const sources = new Set();
     const targets = new Set();
@@ -276,7 +307,7 @@ export async function showGame(app, id, linkToken) {
         title: e.action.type === 'end_phase' ? 'keyboard: E' : undefined,
       }, e.text))));
     }
-    actions.append(h('details', { open: legal.length <= 12 || selected !== null }, h('summary', {}, `All ${selected ? shown.length : legal.length} choices`), list));
+    actions.append(h('details', { open: legal.length <= 12 || selected !== null }, h('summary', {}, choices(selected ? shown.length : legal.length)), list));
   }
 
   function onHex(k, entries) {

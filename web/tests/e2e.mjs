@@ -322,8 +322,17 @@ async function battle(browser, base) {
       if (await page.locator('.chooser').count()) await page.locator('.chooser button').first().click();
       await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v, version);
     }
+    // Before the battle starts, the page shows its exact odds from the server.
+    if (attempt === 0) {
+      await page.waitForSelector('.odds-box');
+      const odds = await page.locator('.odds-box').textContent();
+      check(/2,0: Ann takes the hex \d+ %/.test(odds), `the odds of the coming battle are shown: ${odds}`);
+      await page.screenshot({ path: path.join(shots, '09-battle-odds.png') });
+    }
+    let sawOdds = false;
     for (let n = 0; n < 60; n += 1) {
       await ready(page);
+      if (await page.locator('.battle-box .odds').count()) sawOdds = true;
       if (!(await page.locator('.banner.mine').count())) break;
       const version = await page.locator('.status').getAttribute('data-version');
       const lose = page.locator('.action-list button', { hasText: /^lose (infantry|cavalry) #/ });
@@ -351,6 +360,7 @@ async function battle(browser, base) {
       check(!error.startsWith('Refused'), `battle: the server refused a move the UI offered: ${error}`);
       if (chose) break;
     }
+    check(!fought || sawOdds, 'the battle panel shows the odds from the current step');
     check(problems.length === 0, problems.join('\n'));
     await context.close();
   }

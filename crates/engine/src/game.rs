@@ -160,6 +160,14 @@ pub trait Game:
         false
     }
 
+    /// Figures that help `seat` decide, computed only from what it may see: for
+    /// example the exact odds of the battles it can start or is fighting. JSON, shown
+    /// by clients as they are; `Value::Null` (the default) when there are none.
+    fn advice(&self, seat: Seat) -> serde_json::Value {
+        let _ = seat;
+        serde_json::Value::Null
+    }
+
     /// The setup that reproduces this state (for `state` exports and puzzles).
     fn to_setup(&self) -> Self::Setup;
 

@@ -92,6 +92,8 @@ pub trait Session: Send {
     fn undo(&mut self, seat: Seat) -> Result<Step, RejectReason>;
     /// What a seat (or a spectator: `None`) sees.
     fn view(&self, seat: Option<Seat>) -> Value;
+    /// Figures that help `seat` decide ([`engine::Game::advice`]), or `null`.
+    fn advice(&self, seat: Seat) -> Value;
     /// The form of an event a seat may receive, or `None` if it must not see it.
     fn event_for(&self, event: &Value, seat: Option<Seat>) -> Option<Value>;
     /// A short text for an event.
@@ -302,6 +304,10 @@ impl<G: Game> Session for GameSession<G> {
 
     fn view(&self, seat: Option<Seat>) -> Value {
         to_json(&self.state.view(seat))
+    }
+
+    fn advice(&self, seat: Seat) -> Value {
+        self.state.advice(seat)
     }
 
     fn event_for(&self, event: &Value, seat: Option<Seat>) -> Option<Value> {

@@ -243,6 +243,10 @@ fn state_json(live: &Live, audience: Audience) -> Value {
         vec![]
     });
     out["can_undo"] = json!(acting && audience.is_some_and(|s| session.can_undo(s)));
+    out["advice"] = match audience {
+        Some(seat) if !over => session.advice(seat),
+        _ => Value::Null,
+    };
     out["result"] = live
         .row
         .result

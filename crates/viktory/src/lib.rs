@@ -110,6 +110,10 @@ impl Game for Viktory {
         }
     }
 
+    fn advice(&self, seat: Seat) -> serde_json::Value {
+        odds::advice(self, seat)
+    }
+
     fn to_setup(&self) -> Setup {
         Viktory::to_setup(self)
     }

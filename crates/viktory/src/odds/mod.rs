@@ -23,6 +23,7 @@
 //!
 //! Units aboard a sunk frigate are lost with it but not counted in the losses here.
 
+mod advice;
 mod model;
 mod spec;
 
@@ -36,6 +37,7 @@ use crate::rules::battle;
 use crate::rules::{battle_dice, bombard};
 use crate::state::{Battle, BattleStep, Hits, Viktory};
 use crate::unit::{PerKind, Unit, UnitId, UnitKind};
+pub(crate) use advice::advice;
 use model::{Counts, Model, Next, Roster, Solver, hit_dist_from};
 
 /// How a battle ends (12.3 step 4).
