@@ -7,7 +7,6 @@ use crate::action::Action;
 use crate::error::{RuleError, refuse};
 use crate::rules::{advance, combat, command, hq, movement, reinforcements, retreat, sequence};
 use crate::state::{Avl, BattleStage, Phase, PieceId};
-use crate::unit::Side;
 
 fn piece_ok(s: &Avl, p: PieceId) -> Result<(), RuleError> {
     if usize::from(p.0) < s.piece_count() {
@@ -25,7 +24,7 @@ pub fn check(s: &Avl, action: &Action) -> Result<(), RuleError> {
         ToMove::Seat(_) if action.is_chance() => {
             refuse("not_chance", "4.0", "no chit draw or die roll is due")
         }
-        ToMove::Seat(seat) => check_decision(s, Side::of_seat(seat).unwrap_or(Side::Axis), action),
+        ToMove::Seat(_) => check_decision(s, action),
     }
 }
 
@@ -66,7 +65,7 @@ fn wrong(what: &str) -> Result<(), RuleError> {
     )
 }
 
-fn check_decision(s: &Avl, side: Side, action: &Action) -> Result<(), RuleError> {
+fn check_decision(s: &Avl, action: &Action) -> Result<(), RuleError> {
     if !s.pos.relocations.is_empty() {
         return match *action {
             Action::Relocate { hq: q, to } => {
@@ -129,9 +128,6 @@ fn check_decision(s: &Avl, side: Side, action: &Action) -> Result<(), RuleError>
         (Action::Relocate { .. }, _) => {
             refuse("no_relocation", "12.7", "no HQ is waiting to be relocated")
         }
-        (a, _) => {
-            let _ = side;
-            wrong(&format!("{a:?}"))
-        }
+        (a, _) => wrong(&format!("{a:?}")),
     }
 }

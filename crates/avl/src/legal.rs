@@ -7,7 +7,6 @@ use crate::action::Action;
 use crate::check::check;
 use crate::rules::{advance, command, hq, reinforcements, retreat, sequence};
 use crate::state::{Avl, BattleStage, Location, Phase};
-use crate::unit::Side;
 
 /// Candidate actions for the current moment (a superset of the legal ones).
 pub fn candidates(s: &Avl) -> Vec<Action> {
@@ -164,9 +163,4 @@ pub fn chance_outcomes(s: &Avl) -> Vec<(Action, u32)> {
         return Vec::new();
     }
     legal_actions(s).into_iter().map(|a| (a, 1)).collect()
-}
-
-/// The side a seat plays, for callers.
-pub fn side_to_move(s: &Avl) -> Option<Side> {
-    sequence::to_move(s).seat().and_then(Side::of_seat)
 }

@@ -174,4 +174,55 @@ impl Game for Avl {
     fn to_setup(&self) -> Setup {
         Avl::to_setup(self)
     }
+
+    fn describe_action(&self, action: &Action) -> String {
+        describe(self, action)
+    }
+}
+
+/// A chit for people: `STAVKA`, `Manstein 1`, the HQ's ID, `?` when hidden.
+pub fn chit_name(s: &Avl, chit: Chit) -> String {
+    match chit {
+        Chit::Stavka => "STAVKA".into(),
+        Chit::Manstein(i) => format!("Manstein {}", u16::from(i) + 1),
+        Chit::Hq(p) if usize::from(p.0) < s.piece_count() => s.name(p),
+        Chit::Hq(p) => p.to_string(),
+        Chit::Hidden => "?".into(),
+    }
+}
+
+/// An action for people, with unit IDs and `XXYY` hex numbers.
+fn describe(s: &Avl, action: &Action) -> String {
+    let name = |p: PieceId| {
+        if usize::from(p.0) < s.piece_count() {
+            s.name(p)
+        } else {
+            p.to_string()
+        }
+    };
+    let hex = |h: hexmap::Hex| s.map().label(h);
+    match *action {
+        Action::ChooseChit { chit } => format!("choose the {} chit", chit_name(s, chit)),
+        Action::SelectChit { chit } => format!("select the {} chit", chit_name(s, chit)),
+        Action::SpecialCombat { hq: Some(q) } => format!("special combat with {}", name(q)),
+        Action::SpecialCombat { hq: None } => "no special combat".into(),
+        Action::FirstChit { chit } => format!("{} is drawn first", chit_name(s, chit)),
+        Action::DrawChit { chit } => format!("draw {}", chit_name(s, chit)),
+        Action::RejectManstein => "reject the Manstein chit".into(),
+        Action::ActivateHq { hq } => format!("Manstein activates {}", name(hq)),
+        Action::Move { piece, to } => format!("{} moves to {}", name(piece), hex(to)),
+        Action::RoadMove { piece, to } => format!("{} moves by road to {}", name(piece), hex(to)),
+        Action::EndMovement => "end movement".into(),
+        Action::Attack { unit, target } => format!("{} attacks {}", name(unit), hex(target)),
+        Action::CancelAttack => "withdraw the attack".into(),
+        Action::Resolve => "resolve the combat".into(),
+        Action::Die { value } => format!("die {value}"),
+        Action::LoseStep { unit } => format!("{} loses a step", name(unit)),
+        Action::Retreat { piece, to } => format!("{} retreats to {}", name(piece), hex(to)),
+        Action::Advance { piece, to } => format!("{} advances to {}", name(piece), hex(to)),
+        Action::EndAdvance => "advance no further".into(),
+        Action::EndCombat => "end combat".into(),
+        Action::Relocate { hq, to } => format!("relocate {} to {}", name(hq), hex(to)),
+        Action::Place { piece, to } => format!("place {} at {}", name(piece), hex(to)),
+    }
 }

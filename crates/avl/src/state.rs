@@ -49,7 +49,8 @@ pub enum Location {
     Arriving(u8),
     /// Eliminated (counts for victory points, 14.0.1).
     Eliminated,
-    /// Rule 11.3: a HQ removed from the game.
+    /// Rule 11.3: a HQ removed from the game; or, while it is listed in
+    /// [`Position::relocations`], a HQ being relocated (12.7).
     Removed,
 }
 
@@ -520,29 +521,47 @@ impl Avl {
             }
         }
         let in_play = |p: PieceId| usize::from(p.0) < n;
-        let bad_ids = self
-            .pos
-            .activation
-            .iter()
-            .flat_map(|a| {
+        let mut named: Vec<PieceId> = self.pos.relocations.iter().map(|r| r.hq).collect();
+        if let Some(a) = &self.pos.activation {
+            named.extend(
                 a.units
                     .iter()
                     .chain(&a.hqs)
                     .chain(&a.moved)
-                    .chain(&a.attacked)
-            })
-            .chain(
-                self.pos
-                    .battle
+                    .chain(&a.attacked),
+            );
+            named.extend(a.mover.map(|m| m.piece));
+        }
+        if let Some(b) = &self.pos.battle {
+            named.extend(b.attackers.iter().chain(&b.defenders).chain(&b.to_retreat));
+            named.extend(b.retreating.as_ref().map(|r| r.piece));
+            named.extend(b.advancing.map(|a| a.piece));
+            named.extend(
+                b.hq_stacks
                     .iter()
-                    .flat_map(|b| b.attackers.iter().chain(&b.defenders).chain(&b.to_retreat)),
-            )
-            .chain(self.pos.relocations.iter().map(|r| &r.hq))
-            .any(|&p| !in_play(p));
-        if bad_ids {
+                    .flat_map(|(q, u)| std::iter::once(q).chain(u)),
+            );
+            named.extend(b.retreated.iter().map(|(p, _)| *p));
+            named.extend(b.advanced.iter().map(|(p, _)| *p));
+        }
+        if named.iter().any(|&p| !in_play(p)) {
             out.push(bad(
                 "the activation or combat names a piece that does not exist".into(),
             ));
+        }
+        let stuck = match self.pos.phase {
+            Phase::Draw => self.pos.cup.is_empty() && self.pos.result.is_none(),
+            Phase::Movement | Phase::Combat => {
+                self.pos.activation.is_none() || self.pos.active.is_none()
+            }
+            Phase::Manstein => self.pos.drawn.is_none(),
+            _ => false,
+        };
+        if stuck || (self.pos.battle.is_some() && self.pos.phase != Phase::Combat) {
+            out.push(bad(format!(
+                "the position cannot go on from phase {:?}",
+                self.pos.phase
+            )));
         }
         out
     }

@@ -633,3 +633,94 @@ fn rule_9_1_4_a_hex_is_attacked_once_per_segment() {
         "9.1.4"
     );
 }
+
+/// Rule 12.4: a HQ stacked with attacking units may advance with them, two hexes with a
+/// mechanized unit that advances two. The map is this test's own.
+#[test]
+fn rule_12_4_hq_advances_with_its_stack() {
+    let (c, r) = (9, 5);
+    let mut sc = mini(c, r);
+    sc.map.supply.axis = vec!["0103".into()];
+    sc.map.supply.soviet = vec!["0903".into()];
+    let target = "0503";
+    let from = walk(c, r, target, &[W]);
+    sc.units = vec![
+        foot("D", Soviet, 1, None, target),
+        mech("Pz", German, 9, 4, &from),
+    ];
+    sc.hqs = vec![common::hq("H", German, 3, &from)];
+    let mut t = T::new(sc);
+    t.activate(Side::Axis, &[], &["Pz"], Phase::Combat);
+    t.play(Action::Attack {
+        unit: t.id("Pz"),
+        target: t.hex(target),
+    });
+    t.play(Action::Resolve);
+    t.play(Action::Die { value: 4 }); // "2": the defender is eliminated
+    let (pz, h) = (t.id("Pz"), t.id("H"));
+    // The HQ follows only once a unit of its stack has advanced.
+    assert_eq!(
+        t.refused(Action::Advance {
+            piece: h,
+            to: t.hex(target)
+        }),
+        "9.6.3"
+    );
+    t.play(Action::Advance {
+        piece: pz,
+        to: t.hex(target),
+    });
+    let second = walk(c, r, target, &[E]);
+    t.play(Action::Advance {
+        piece: pz,
+        to: t.hex(&second),
+    });
+    t.play(Action::Advance {
+        piece: h,
+        to: t.hex(target),
+    });
+    t.play(Action::Advance {
+        piece: h,
+        to: t.hex(&second),
+    });
+    assert_eq!(t.s.location(h), Location::Map(t.hex(&second)));
+}
+
+/// Rule 5.0.4, H-100: an advance may pass through a full attacked hex, but its second
+/// hex ends it, so a full or incompatible stack there is out of reach (found by the
+/// harness: a Hungarian mechanized unit ended its advance on an Italian unit).
+#[test]
+fn rule_5_0_4_an_advance_ends_within_the_stacking_limit() {
+    let (c, r) = (9, 5);
+    let mut sc = mini(c, r);
+    sc.map.supply.axis = vec!["0103".into()];
+    sc.map.supply.soviet = vec!["0903".into()];
+    let target = "0503";
+    let from = walk(c, r, target, &[W]);
+    let beyond = walk(c, r, target, &[E]);
+    sc.units = vec![
+        foot("D", Soviet, 1, None, target),
+        mech("HTk", Hungarian, 9, 4, &from),
+        foot("It", Italian, 1, None, &beyond),
+    ];
+    let mut t = T::new(sc);
+    t.activate(Side::Axis, &[], &["HTk"], Phase::Combat);
+    t.play(Action::Attack {
+        unit: t.id("HTk"),
+        target: t.hex(target),
+    });
+    t.play(Action::Resolve);
+    t.play(Action::Die { value: 4 });
+    let tk = t.id("HTk");
+    t.play(Action::Advance {
+        piece: tk,
+        to: t.hex(target),
+    });
+    assert_eq!(
+        t.refused(Action::Advance {
+            piece: tk,
+            to: t.hex(&beyond)
+        }),
+        "9.6.3"
+    );
+}

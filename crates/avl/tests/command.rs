@@ -251,15 +251,11 @@ fn rule_7_3_3_command_range_limits() {
 #[test]
 fn rule_7_3_2_units_may_be_activated_by_several_hqs_in_a_turn() {
     let mut t = T::new(common::scenario());
-    t.edit(|p| {
-        p.turn = avl::unit::Turn(2);
-        p.phase = Phase::Draw;
-        p.cup = vec![Chit::Hq(avl::PieceId(0)).max(Chit::Stavka)];
-        p.cup = vec![];
-    });
     let it8a = t.id("It8A");
     let pz = t.id("4PzA");
     t.edit(|p| {
+        p.turn = avl::unit::Turn(2);
+        p.phase = Phase::Draw;
         p.cup = vec![Chit::Hq(it8a), Chit::Hq(pz)];
         p.inactive[0].retain(|c| *c != Chit::Hq(it8a) && *c != Chit::Hq(pz));
     });
@@ -274,4 +270,18 @@ fn rule_7_3_2_units_may_be_activated_by_several_hqs_in_a_turn() {
     t.play(Action::DrawChit { chit: Chit::Hq(pz) });
     let second = t.s.position().activation.as_ref().unwrap().units.clone();
     assert!(first.iter().any(|u| second.contains(u)));
+}
+
+#[test]
+fn actions_are_described_with_unit_ids_and_hex_numbers() {
+    let t = T::new(common::scenario());
+    let a = Action::Move {
+        piece: t.id("23Pz"),
+        to: t.hex("0404"),
+    };
+    assert_eq!(t.s.describe_action(&a), "23Pz moves to 0404");
+    let c = Action::SelectChit {
+        chit: Chit::Manstein(0),
+    };
+    assert_eq!(t.s.describe_action(&c), "select the Manstein 1 chit");
 }

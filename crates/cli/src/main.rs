@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+mod scenario;
 use protocol::{Catalog, Referee};
 
 #[derive(Parser)]
@@ -41,7 +43,8 @@ enum Command {
     /// Print exact battle odds.
     Odds,
     /// Check or render an A Victory Lost scenario file.
-    Scenario,
+    #[command(subcommand)]
+    Scenario(scenario::ScenarioCommand),
 }
 
 /// `hexwar serve`: every flag can also be set by its environment variable.
@@ -209,7 +212,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => serve(*args),
         Command::Simulate => not_yet("simulate", 7),
         Command::Odds => not_yet("odds", 7),
-        Command::Scenario => not_yet("scenario", 8),
+        Command::Scenario(command) => scenario::run(command),
     }
 }
 

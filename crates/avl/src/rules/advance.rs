@@ -111,7 +111,7 @@ fn targets(s: &Avl, p: PieceId) -> Vec<Hex> {
     }
 }
 
-/// Rule 9.6: the hexes `p` may advance into now, with the stacking limit (5.0.4: a
+/// Rule 9.6: the hexes `p` may advance into now, with the stacking limit (5.0.4, H-100: a
 /// mechanized unit may pass through a full attacked hex if it can go on).
 pub fn options(s: &Avl, p: PieceId) -> Vec<Hex> {
     let mut out: Vec<Hex> = targets(s, p)
@@ -119,6 +119,10 @@ pub fn options(s: &Avl, p: PieceId) -> Vec<Hex> {
         .filter(|&h| {
             if stacking::can_stop(s, p, h) {
                 return true;
+            }
+            // Only a first hex can be passed through: the second ends the advance.
+            if !advanced_hexes(s, p).is_empty() {
+                return false;
             }
             let mut t = s.clone();
             t.piece_mut(p).location = Location::Map(h);

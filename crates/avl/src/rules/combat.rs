@@ -228,7 +228,7 @@ pub fn check_resolve(s: &Avl) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// Check withdrawing the declared attack.
+/// H-108: check withdrawing the declared attack (before the die is rolled).
 pub fn check_cancel(s: &Avl) -> Result<(), RuleError> {
     declaring(s).map(|_| ())
 }
@@ -301,7 +301,8 @@ pub fn losers(s: &Avl) -> Vec<PieceId> {
         .collect()
 }
 
-/// Rule 9.4.2: whether the step losses leave no choice (one unit, or every step lost).
+/// Rule 9.4.2, H-110: whether the step losses leave no choice (one unit, or every step
+/// lost).
 pub fn losses_forced(s: &Avl) -> bool {
     let Some(b) = &s.pos.battle else { return true };
     let l = losers(s);

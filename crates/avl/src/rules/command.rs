@@ -94,7 +94,7 @@ pub enum Selecting {
     Done,
 }
 
-/// Rule 7.1.2: what `side` is selecting now.
+/// Rule 7.1.2 (15.0.2, H-115): what `side` is selecting now.
 pub fn selecting(s: &Avl, side: Side) -> Selecting {
     let pool = &s.pos.inactive[side.index()];
     let candidates = pool.iter().filter(|&&c| c != Chit::Stavka).count();
@@ -142,8 +142,8 @@ pub fn selectable(s: &Avl, side: Side) -> Vec<Chit> {
     }
 }
 
-/// Whether the selection is forced (no more candidates than picks left): then it is
-/// made without asking.
+/// H-110: whether the selection is forced (no more candidates than picks left): then it
+/// is made without asking.
 pub fn selection_forced(s: &Avl, side: Side) -> bool {
     match selecting(s, side) {
         Selecting::Cup => selectable(s, side).len() <= quota(s, side) - in_cup(s, side),
@@ -331,7 +331,8 @@ pub fn apply_draw(s: &mut Avl, chit: Chit, ev: &mut Vec<Event>) {
     play_chit(s, chit, ev);
 }
 
-/// Rule 7.2.2: the effect of a drawn (or, 15.0.2, designated) chit.
+/// Rule 7.2.2, H-109: the effect of a drawn (or, 15.0.2, designated) chit; the chit of a
+/// HQ not in play activates nothing.
 pub fn play_chit(s: &mut Avl, chit: Chit, ev: &mut Vec<Event>) {
     let Some(side) = chit_side(s, chit) else {
         return;
@@ -417,7 +418,8 @@ pub fn apply_manstein_hq(s: &mut Avl, hq: Option<PieceId>, ev: &mut Vec<Event>) 
     activate(s, Side::Axis, hq.into_iter().collect(), chit, ev);
 }
 
-/// Rule 4.1.2: check the Turn 1 Special Combat Segment's HQ.
+/// Rule 4.1.2, H-113: check the Turn 1 Special Combat Segment's HQ (a Soviet HQ on the
+/// map, or none).
 pub fn check_special(s: &Avl, hq: Option<PieceId>) -> Result<(), RuleError> {
     match hq {
         None => Ok(()),

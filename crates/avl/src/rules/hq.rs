@@ -8,9 +8,9 @@ use crate::event::Event;
 use crate::rules::{command, pocket, stacking, supply, zoc::ZoneOfControl};
 use crate::state::{Avl, Location, PieceId, Relocation, Supply};
 
-/// Rules 8.1.4, 9.5.7, 9.6.4, 12.1, 14.0.1: a piece has entered `hex`: a combat unit
-/// overruns a lone enemy HQ there (which is relocated) and takes an enemy-controlled
-/// Victory City.
+/// Rules 8.1.4, 9.5.7, 9.6.4, 12.1, 14.0.1, H-106: a piece has entered `hex`: a combat
+/// unit overruns a lone enemy HQ there (which is relocated) and takes an
+/// enemy-controlled Victory City.
 pub fn entered(s: &mut Avl, p: PieceId, hex: Hex, ev: &mut Vec<Event>) {
     if s.is_hq(p) {
         return;
@@ -97,7 +97,8 @@ pub fn apply_relocate(s: &mut Avl, hq: PieceId, to: Hex, ev: &mut Vec<Event>) {
     ev.push(Event::Relocated { hq, to });
 }
 
-/// Rule 12.7: a HQ that cannot be relocated is received as a reinforcement next turn.
+/// Rule 12.7, H-111: a HQ that cannot be relocated is received as a reinforcement next
+/// turn.
 pub fn fail_relocation(s: &mut Avl, ev: &mut Vec<Event>) {
     let r = s.pos.relocations.remove(0);
     let turn = s.turn().0.saturating_add(1);

@@ -260,8 +260,8 @@ pub fn check_move(s: &Avl, p: PieceId, to: Hex, road: bool) -> Result<(), RuleEr
     Ok(())
 }
 
-/// Rule 5.0.4: a piece may pass through a full hex only if it can go on from there to a
-/// hex where it may stop.
+/// Rule 5.0.4, H-100: a piece may pass through a full hex only if it can go on from
+/// there to a hex where it may stop.
 fn can_go_on(s: &Avl, next: &Mover, at: Hex, zoc: &ZoneOfControl) -> bool {
     let mut t = s.clone();
     t.piece_mut(next.piece).location = Location::Map(at);
@@ -314,7 +314,7 @@ pub fn check_end(s: &Avl) -> Result<(), RuleError> {
             "the moving unit must end its move within the stacking limit",
         );
     }
-    // Rule 11.2.2: units activated in a box must enter the map (when they can).
+    // Rule 11.2.2, H-112: units activated in a box must enter the map (when they can).
     for &p in a.units.iter().chain(&a.hqs) {
         if let Location::Box(b) = s.location(p) {
             let zoc = ZoneOfControl::of(s, s.side(p).enemy());

@@ -15,7 +15,8 @@ use crate::unit::Side;
 
 /// Rule 11.1.1: the railroad hexes that trace a continuous railroad route to a friendly
 /// supply source, unblocked by enemy units (HQs included) and enemy ZOCs (friendly units
-/// do not negate them here); not the Stalingrad Pocket while it exists (13.0).
+/// do not negate them here); not the Stalingrad Pocket while it exists (13.0). Routes
+/// start at supply sources that are railroad hexes (H-114).
 pub fn rail_net(s: &Avl, side: Side) -> Grid<bool> {
     let map = s.map();
     let zoc = ZoneOfControl::of(s, side.enemy());
@@ -161,8 +162,8 @@ pub fn begin_segment(s: &mut Avl, side: Side, ev: &mut Vec<Event>) {
     }
 }
 
-/// Rule 11.1.3: reinforcements with nowhere to go are eliminated (a HQ is removed with
-/// its chit). Returns whether any piece can still be placed.
+/// Rule 11.1.3, H-111: reinforcements with nowhere to go are eliminated (a HQ is removed
+/// with its chit). Returns whether any piece can still be placed.
 pub fn drop_unplaceable(s: &mut Avl, side: Side, ev: &mut Vec<Event>) -> bool {
     let mut any = false;
     for p in waiting(s, side) {

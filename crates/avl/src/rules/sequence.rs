@@ -156,7 +156,11 @@ fn step(s: &mut Avl, ev: &mut Vec<Event>) -> bool {
                 begin_turn(s, ev);
                 return true;
             }
-            if command::choosable(s).len() + s.pos.inactive[1].len() - 1
+            let chosen = s.pos.inactive[1]
+                .iter()
+                .filter(|&&c| c != Chit::Stavka)
+                .count();
+            if command::choosable(s).len() + chosen
                 <= usize::from(s.rules().scenario.soviet_chosen_chits)
             {
                 for c in command::choosable(s) {

@@ -12,7 +12,8 @@ use crate::unit::Side;
 /// Rule 10.1.2: the hexes from which `side` can trace a supply line to one of its supply
 /// sources: through no enemy-occupied hex, no enemy ZOC unless the hex holds a friendly
 /// combat unit or HQ, no unbridged major river or impassable hexside, no water, and
-/// (13.0) no Stalingrad Pocket hex while it exists.
+/// (13.0) no Stalingrad Pocket hex while it exists. A source held by the enemy or in an
+/// enemy ZOC without a friendly unit supplies nothing (H-114).
 pub fn supplied(s: &Avl, side: Side) -> Grid<bool> {
     let map = s.map();
     let zoc = ZoneOfControl::of(s, side.enemy());

@@ -37,7 +37,7 @@ pub fn vp(s: &Avl, end: bool) -> [i32; 2] {
     out
 }
 
-/// Rule 14.0.2: the Sudden Death Victory Segment, and the end of the last turn.
+/// Rule 14.0.2, H-107: the Sudden Death Victory Segment, and the end of the last turn.
 /// Returns whether the game ended.
 pub fn check_end(s: &mut Avl, ev: &mut Vec<Event>) -> bool {
     let now = vp(s, false);

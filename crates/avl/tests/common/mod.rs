@@ -277,7 +277,6 @@ impl T {
             .collect();
         self.edit(|p| {
             p.turn = avl::unit::Turn(turn);
-            p.phase = Phase::Draw;
             for (c, side) in sides {
                 if let Some(side) = side {
                     p.inactive[side.index()].push(c);
@@ -285,8 +284,11 @@ impl T {
                 }
             }
             p.cup.clear();
-            p.activation = None;
-            p.active = None;
+            // An activation that can do nothing: it ends by itself, then the cup is
+            // empty.
+            p.phase = Phase::Combat;
+            p.active = Some(Side::Axis);
+            p.activation = Some(Activation::default());
         });
         self.run()
     }
