@@ -59,7 +59,8 @@ Regenerate
     python3 scripts/avl/campaign.py --svg /tmp/campaign.svg   # also draws the map
     python3 scripts/avl/campaign.py --refresh-places          # re-read GeoNames
     (Python 3.11, standard library only; output is deterministic.)
-    Then: cargo test -p avl --test campaign
+    Then: hexwar scenario check data/avl/campaign.toml
+          cargo test -p avl --test campaign
 
 Balance knobs (to tune once AVL bots exist): AXIS_CHITS, MANSTEIN_TURNS, VICTORY,
 SUDDEN_DEATH, the arrival turns in the OOB tables, the CRT, and unit strengths.
