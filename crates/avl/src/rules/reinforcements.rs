@@ -55,19 +55,22 @@ pub fn waiting(s: &Avl, side: Side) -> Vec<PieceId> {
         .collect()
 }
 
+/// Rule 11.1.1: whether `p` may be placed on the map hex `h`, given its side's
+/// railroad net.
+fn placeable(s: &Avl, p: PieceId, net: &Grid<bool>, h: Hex) -> bool {
+    net[s.map().board_index(h)]
+        && stacking::can_stop(s, p, h)
+        && s.occupant(h).is_none_or(|o| o == s.side(p))
+}
+
 /// Rule 11.1.1: where `p` may be placed.
 pub fn places(s: &Avl, p: PieceId) -> Vec<Hex> {
-    let side = s.side(p);
-    let net = rail_net(s, side);
+    let net = rail_net(s, s.side(p));
     let map = s.map();
     let mut all: Vec<Hex> = hexmap::Board::hexes(&map.board).collect();
     all.sort();
     all.into_iter()
-        .filter(|&h| {
-            net[map.board_index(h)]
-                && stacking::can_stop(s, p, h)
-                && s.occupant(h).is_none_or(|o| o == side)
-        })
+        .filter(|&h| placeable(s, p, &net, h))
         .collect()
 }
 
@@ -87,7 +90,9 @@ pub fn check_place(s: &Avl, p: PieceId, to: Hex) -> Result<(), RuleError> {
             "that piece is not a reinforcement due now",
         );
     }
-    if !places(s, p).contains(&to) {
+    // One hex to judge: no need to list every place (the legal actions do that).
+    let on_map = hexmap::Board::contains(&s.map().board, to);
+    if !on_map || !placeable(s, p, &rail_net(s, side), to) {
         return refuse(
             "not_rail_hex",
             "11.1.1",
