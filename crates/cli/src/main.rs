@@ -9,6 +9,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use protocol::{Catalog, Referee};
 
+mod simulate;
+
 #[derive(Parser)]
 #[command(
     name = "hexwar",
@@ -37,7 +39,7 @@ enum Command {
     /// Run the game server and web client (see docs/server.md).
     Serve(Box<ServeArgs>),
     /// Run bot tournaments.
-    Simulate,
+    Simulate(Box<simulate::SimulateArgs>),
     /// Print exact battle odds.
     Odds,
     /// Check or render an A Victory Lost scenario file.
@@ -207,7 +209,7 @@ fn main() -> ExitCode {
         Command::Replay { file } => check_record(&file, false),
         Command::Verify { file } => check_record(&file, true),
         Command::Serve(args) => serve(*args),
-        Command::Simulate => not_yet("simulate", 7),
+        Command::Simulate(args) => simulate::run(&args),
         Command::Odds => not_yet("odds", 7),
         Command::Scenario => not_yet("scenario", 8),
     }
