@@ -240,3 +240,47 @@ fn greedy_beats_random() {
     }
     assert!(greedy_wins >= 3, "greedy won {greedy_wins} of {games}");
 }
+
+/// With an iteration budget the search is repeatable, and the number of threads the
+/// trees run on does not change the choice.
+#[test]
+fn mcts_with_iterations_ignores_the_thread_count() {
+    let mut s = new_game("classic", 2, &serde_json::json!({ "max_turns": 10 }));
+    let mut rng = GameRng::from_u64(21);
+    let mut greedy = Greedy::default();
+    let mut compared = 0;
+    for step in 0..400u64 {
+        let seat = match s.to_move() {
+            ToMove::Over(_) => break,
+            ToMove::Chance => {
+                let a = s.sample_chance(&mut rng);
+                s.apply_unchecked(a);
+                continue;
+            }
+            ToMove::Seat(seat) => seat,
+        };
+        let legal = s.legal_actions();
+        let view = s.view(Some(seat));
+        if legal.len() > 3 && step.is_multiple_of(25) {
+            let choices: Vec<usize> = [1u32, 2, 1]
+                .iter()
+                .map(|&threads| {
+                    let mut bot = Mcts::new(MctsConfig {
+                        budget: Budget::Iterations(24),
+                        trees: 2,
+                        threads,
+                        rollout_turns: 1,
+                        max_rollout_decisions: 60,
+                        ..MctsConfig::default()
+                    });
+                    Bot::<Viktory>::choose(&mut bot, &view, &legal, &mut arena::bot_rng(9, step))
+                })
+                .collect();
+            assert!(choices.windows(2).all(|w| w[0] == w[1]), "{choices:?}");
+            compared += 1;
+        }
+        let i = Bot::<Viktory>::choose(&mut greedy, &view, &legal, &mut arena::bot_rng(9, step));
+        s.apply_unchecked(legal[i]);
+    }
+    assert!(compared >= 3, "{compared}");
+}
