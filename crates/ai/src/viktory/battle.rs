@@ -17,6 +17,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use engine::Seat;
 use hexmap::Hex;
@@ -156,8 +157,27 @@ struct Shape {
     def_dice: [u8; 3],
 }
 
+/// A cheap multiplicative hasher for the small cache keys (no need for `SipHash`'s
+/// resistance to crafted keys: the keys are battle shapes).
+#[derive(Default)]
+struct ShapeHasher(u64);
+
+impl Hasher for ShapeHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+}
+
+type Cache = HashMap<Shape, BattleOdds, BuildHasherDefault<ShapeHasher>>;
+
 thread_local! {
-    static CACHE: RefCell<HashMap<Shape, BattleOdds>> = RefCell::new(HashMap::new());
+    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
 }
 
 fn cached(shape: &Shape) -> BattleOdds {

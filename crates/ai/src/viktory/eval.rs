@@ -29,7 +29,7 @@
 //! reads as a likely win. A finished game scores its outcome; an eliminated seat 0.
 
 use engine::Seat;
-use hexmap::Hex;
+use hexmap::{Board, Grid, Hex};
 use viktory::state::Stage;
 use viktory::{Terrain, UnitKind, Viktory};
 
@@ -130,8 +130,7 @@ pub fn evaluate(s: &Viktory, w: &Weights) -> Vec<f64> {
 }
 
 /// What a town or city is worth to a seat holding it.
-fn town_worth(s: &Viktory, hex: Hex, w: &Weights) -> f64 {
-    let Some(t) = s.town(hex) else { return 0.0 };
+fn town_worth(t: viktory::state::Town, w: &Weights) -> f64 {
     let base = match (t.city, t.metropolis) {
         (true, Some(_)) => w.city * 1.5,
         (true, None) => w.city,
@@ -158,8 +157,8 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
     {
         contested.push(b.hex);
     }
-    for &(hex, t) in &towns {
-        m[t.owner.index()] += town_worth(s, hex, w);
+    for &(_, t) in &towns {
+        m[t.owner.index()] += town_worth(t, w);
     }
     for u in s.units() {
         m[u.owner.index()] += w.unit[u.kind.index()];
@@ -187,9 +186,9 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
         if contested.contains(&hex) {
             continue;
         }
-        let mut forces = vec![Force::default(); n];
+        let mut forces = [Force::default(); 8];
         for u in s.units() {
-            if u.owner == o || !u.kind.is_land() || u.aboard.is_some() {
+            if u.owner == o || !u.kind.is_land() || u.aboard.is_some() || u.owner.index() >= 8 {
                 continue;
             }
             let reach = if u.kind == UnitKind::Cavalry { 3 } else { 2 };
@@ -199,7 +198,7 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
             }
         }
         let mut worst: Option<(usize, f64)> = None;
-        for (e, f) in forces.iter().enumerate() {
+        for (e, f) in forces.iter().enumerate().take(n) {
             if f.total() == 0 {
                 continue;
             }
@@ -209,7 +208,7 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
             }
         }
         if let Some((e, p)) = worst {
-            let stake = town_worth(s, hex, w) * p;
+            let stake = town_worth(t, w) * p;
             m[o.index()] -= stake * w.threat;
             // The player moving can strike now.
             let now = Seat(e as u8) == active && s.turn().stage == Stage::Move;
@@ -258,72 +257,81 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
         let unit_loss = w.unit[0] * (1.0 - w.reserve);
         m[attacker.index()] -= odds.expected_attacker_losses * unit_loss;
         m[defender.index()] -= odds.expected_defender_losses * unit_loss;
-        if s.town(hex).is_some_and(|t| t.owner == defender) {
-            let stake = town_worth(s, hex, w) * odds.attacker_wins;
+        if let Some(t) = s.town(hex).filter(|t| t.owner == defender) {
+            let stake = town_worth(t, w) * odds.attacker_wins;
             m[defender.index()] -= stake;
             m[attacker.index()] += stake;
         }
     }
     // Advance towards enemy towns.
     for u in s.units() {
-        if !u.kind.is_land() || s.town(u.hex).is_some_and(|t| t.owner == u.owner) {
+        if !u.kind.is_land() {
             continue;
         }
-        let nearest = towns
-            .iter()
-            .filter(|(_, t)| t.owner != u.owner)
-            .map(|(h, _)| h.distance(u.hex))
-            .min();
-        if let Some(d) = nearest {
-            m[u.owner.index()] -= w.advance * f64::from(d.min(10));
+        let mut nearest = u32::MAX;
+        let mut home = false;
+        for (h, t) in &towns {
+            if t.owner == u.owner {
+                home |= *h == u.hex;
+            } else {
+                nearest = nearest.min(h.distance(u.hex));
+            }
+        }
+        if !home && nearest != u32::MAX {
+            m[u.owner.index()] -= w.advance * f64::from(nearest.min(10));
         }
     }
     // Places for the next town.
-    if s.turn().stage != Stage::Opening {
-        for (p, sum) in m.iter_mut().enumerate() {
-            let seat = Seat(p as u8);
-            let own: Vec<Hex> = towns
-                .iter()
-                .filter(|(_, t)| t.owner == seat)
-                .map(|(h, _)| *h)
-                .collect();
-            if own.is_empty() {
-                continue;
-            }
-            let mut sites: Vec<Hex> = Vec::new();
-            'towns: for &t in &own {
-                for h in t.range(3) {
-                    if sites.len() >= w.sites_max {
-                        break 'towns;
-                    }
-                    if h.distance(t) < 2 || sites.contains(&h) {
-                        continue;
-                    }
-                    let land = s.terrain(h).is_some_and(Terrain::is_land);
-                    if land
-                        && !s.board_contains_perimeter(h)
-                        && s.town(h).is_none()
-                        && !towns.iter().any(|(x, _)| x.distance(h) <= 1)
-                    {
-                        sites.push(h);
-                    }
-                }
-            }
-            *sum += w.site * sites.len() as f64;
-        }
+    if s.turn().stage != Stage::Opening && !towns.is_empty() {
+        add_sites(s, &towns, w, &mut m);
     }
     m
 }
 
-/// Perimeter test through the public board.
-trait BoardExt {
-    fn board_contains_perimeter(&self, hex: Hex) -> bool;
-}
+/// The hexes within three of a town, as offsets, and whether they are next to it.
+static OFFSETS: std::sync::LazyLock<Vec<(Hex, bool)>> = std::sync::LazyLock::new(|| {
+    Hex::ORIGIN
+        .range(3)
+        .into_iter()
+        .map(|d| (d, d.distance(Hex::ORIGIN) <= 1))
+        .collect()
+});
 
-impl BoardExt for Viktory {
-    fn board_contains_perimeter(&self, hex: Hex) -> bool {
-        use hexmap::Board;
-        let b = self.board();
-        !b.contains(hex) || b.is_perimeter(hex)
+/// Rule 7.21 (as an estimate: distance only, no path): each seat's revealed land hexes
+/// two or three hexes from one of its towns and not next to any town, up to the cap.
+fn add_sites(s: &Viktory, towns: &[(Hex, viktory::state::Town)], w: &Weights, m: &mut [f64]) {
+    let board = s.board();
+    // Per hex: bit 15 = a town within one hex; bit k = seat k has a town 2–3 away.
+    let mut marks: Grid<u16> = Grid::from_board(&board, 0);
+    for (hex, t) in towns {
+        let bit = 1u16 << t.owner.0.min(14);
+        for &(d, near) in OFFSETS.iter() {
+            let h = *hex + d;
+            if let Some(cell) = marks.get_hex_mut(&board, h) {
+                if near {
+                    *cell |= 0x8000;
+                } else {
+                    *cell |= bit;
+                }
+            }
+        }
+    }
+    let mut count = vec![0usize; m.len()];
+    for (i, &bits) in marks.iter().enumerate() {
+        if bits == 0 || bits & 0x8000 != 0 {
+            continue;
+        }
+        let Some(hex) = board.hex_at(i) else { continue };
+        if board.is_perimeter(hex) || !s.terrain(hex).is_some_and(Terrain::is_land) {
+            continue;
+        }
+        for (p, c) in count.iter_mut().enumerate() {
+            if bits & (1u16 << p.min(14)) != 0 {
+                *c += 1;
+            }
+        }
+    }
+    for (sum, c) in m.iter_mut().zip(count) {
+        *sum += w.site * c.min(w.sites_max) as f64;
     }
 }
