@@ -11,6 +11,7 @@ use protocol::{Catalog, Referee};
 
 mod odds;
 mod scenario;
+mod simulate;
 
 #[derive(Parser)]
 #[command(
@@ -40,7 +41,7 @@ enum Command {
     /// Run the game server and web client (see docs/server.md).
     Serve(Box<ServeArgs>),
     /// Run bot tournaments.
-    Simulate,
+    Simulate(Box<simulate::SimulateArgs>),
     /// Print exact VIKTORY battle or bombardment odds (see docs/odds.md).
     Odds(Box<odds::OddsArgs>),
     /// Check or render an A Victory Lost scenario file.
@@ -211,15 +212,10 @@ fn main() -> ExitCode {
         Command::Replay { file } => check_record(&file, false),
         Command::Verify { file } => check_record(&file, true),
         Command::Serve(args) => serve(*args),
-        Command::Simulate => not_yet("simulate", 7),
+        Command::Simulate(args) => simulate::run(&args),
         Command::Odds(args) => odds::run(&args),
         Command::Scenario(command) => scenario::run(command),
     }
-}
-
-fn not_yet(command: &str, issue: u32) -> ExitCode {
-    eprintln!("hexwar {command}: not implemented yet (tracked as issue #{issue})");
-    ExitCode::from(2)
 }
 
 fn referee() -> ExitCode {

@@ -36,11 +36,63 @@ impl Bot for RandomBot {
     }
 }
 
-/// The bot for a level.
-pub fn for_level(level: &str) -> Box<dyn Bot> {
-    // Only one level exists until the AI (issue #7); creation refuses the others.
-    debug_assert_eq!(level, "random");
-    Box::new(RandomBot)
+/// Plays a game family's typed bot for a level: the JSON view and actions are read
+/// back into the game's own types, and the level's bot from the `ai` crate chooses,
+/// thinking until shortly before the deadline.
+pub struct LevelBot<G> {
+    level: ai::Level,
+    game: std::marker::PhantomData<fn() -> G>,
+}
+
+impl<G> LevelBot<G> {
+    /// The bot of `level`.
+    pub fn new(level: ai::Level) -> Self {
+        LevelBot {
+            level,
+            game: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<G: ai::AiGame> Bot for LevelBot<G> {
+    fn choose(&self, view: &Value, legal: &[Value], deadline: Instant) -> usize {
+        let Ok(view) = serde_json::from_value::<G::View>(view.clone()) else {
+            return 0;
+        };
+        let Ok(actions) = legal
+            .iter()
+            .map(|a| serde_json::from_value::<G::Action>(a.clone()))
+            .collect::<Result<Vec<_>, _>>()
+        else {
+            return 0;
+        };
+        if actions.len() <= 1 {
+            return 0;
+        }
+        // Keep a margin for reading the answer back and submitting it.
+        let time = deadline
+            .saturating_duration_since(Instant::now())
+            .saturating_sub(Duration::from_millis(150));
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+        let mut bot = self.level.bot::<G>(time, threads);
+        let mut seed = [0u8; 8];
+        // Without OS randomness a fixed stream still gives a fair choice.
+        let _ = getrandom::fill(&mut seed);
+        let mut rng = engine::GameRng::from_u64(u64::from_le_bytes(seed));
+        bot.choose(&view, &actions, &mut rng).min(actions.len() - 1)
+    }
+}
+
+/// The bot for a level of a game family; levels the family has no bot for play
+/// randomly.
+pub fn for_level(game: &str, level: &str) -> Box<dyn Bot> {
+    match (game, level.parse::<ai::Level>()) {
+        (_, Ok(ai::Level::Random) | Err(_)) => Box::new(RandomBot),
+        (<viktory::Viktory as engine::Game>::NAME, Ok(level)) => {
+            Box::new(LevelBot::<viktory::Viktory>::new(level))
+        }
+        _ => Box::new(RandomBot),
+    }
 }
 
 /// Starts the game's bot task unless one is running.
@@ -87,7 +139,7 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
     if hub.shutting_down() {
         return Ok(false);
     }
-    let (seat, version, view, legal, level) = {
+    let (seat, version, view, legal, level, game) = {
         let guard = hub.lock(slot).await?;
         let Some(live) = guard.as_ref() else {
             return Ok(false);
@@ -105,6 +157,7 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
             live.session.view(Some(seat)),
             live.session.legal(),
             level,
+            live.session.game(),
         )
     };
     if legal.is_empty() {
@@ -114,7 +167,7 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
         tokio::time::sleep(hub.config.bot_delay).await;
     }
     let budget = hub.config.bot_budget;
-    let choice = choose(&level, view, legal, budget).await;
+    let choice = choose(game, &level, view, legal, budget).await;
     match hub
         .submit(&slot.id, Submitter::Bot(seat), version, choice)
         .await
@@ -127,8 +180,14 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
 
 /// Asks the level's bot on a blocking thread; past the budget (with a grace period) the
 /// first legal action is played, so a slow bot never stalls a game.
-async fn choose(level: &str, view: Value, legal: Vec<Value>, budget: Duration) -> Value {
-    let bot = for_level(level);
+async fn choose(
+    game: &str,
+    level: &str,
+    view: Value,
+    legal: Vec<Value>,
+    budget: Duration,
+) -> Value {
+    let bot = for_level(game, level);
     let fallback = legal[0].clone();
     let deadline = Instant::now() + budget;
     let task = tokio::task::spawn_blocking(move || {

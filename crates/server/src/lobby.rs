@@ -93,7 +93,7 @@ pub struct Created {
 }
 
 /// The bot levels a seat can have.
-pub const BOT_LEVELS: &[&str] = &["random"];
+pub const BOT_LEVELS: &[&str] = &["random", "easy", "normal", "hard"];
 
 fn now() -> i64 {
     std::time::SystemTime::now()
@@ -136,8 +136,7 @@ impl Hub {
                     let level = spec.level.as_deref().unwrap_or("random");
                     if !BOT_LEVELS.contains(&level) {
                         return Err(ApiError::malformed(format!(
-                            "seat {i}: no bot level {level:?}; the levels are {BOT_LEVELS:?} \
-                             (stronger bots arrive with the AI, issue #7)"
+                            "seat {i}: no bot level {level:?}; the levels are {BOT_LEVELS:?}"
                         )));
                     }
                 }

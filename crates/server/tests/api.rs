@@ -150,12 +150,13 @@ async fn a_whole_game_over_http_on_postgres() {
     server.stop().await;
 }
 
-/// Three bots play to the end by themselves; their record verifies.
+/// Three bots play to the end by themselves (one of them the greedy "easy" level);
+/// their record verifies.
 async fn bot_game(server: &TestServer) {
     let (id, tokens) = server
         .create(json!({
             "game": "viktory", "preset": "classic", "options": {"max_turns": 20},
-            "seats": [{"kind": "bot"}, {"kind": "bot", "level": "random"}, {"kind": "bot"}]
+            "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "random"}, {"kind": "bot"}]
         }))
         .await;
     assert!(tokens.iter().all(Option::is_none));

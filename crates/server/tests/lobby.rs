@@ -132,7 +132,10 @@ async fn seats_are_joined_claimed_left_and_resigned() {
     }
     let (_, catalog) = server.get("/api/catalog", None).await;
     assert_eq!(catalog["games"][0]["game"], "viktory");
-    assert_eq!(catalog["bot_levels"], json!(["random"]));
+    assert_eq!(
+        catalog["bot_levels"],
+        json!(["random", "easy", "normal", "hard"])
+    );
     let (status, health) = server.get("/healthz", None).await;
     assert_eq!(
         (status, health["ok"].as_bool()),

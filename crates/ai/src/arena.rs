@@ -1,0 +1,109 @@
+//! Plays whole games between bots: the loop behind `hexwar simulate` and the tests.
+
+use std::time::{Duration, Instant};
+
+use engine::{Game, GameRng, Outcome, Seat, Seed, ToMove};
+
+use crate::Bot;
+
+/// How one game went.
+#[derive(Clone, Debug)]
+pub struct Played<G: Game> {
+    /// The final state.
+    pub state: G,
+    /// The outcome, or `None` when the decision limit stopped the game.
+    pub outcome: Option<Outcome>,
+    /// Seat decisions taken (chance not counted).
+    pub decisions: u64,
+    /// Per seat: decisions taken and the time spent choosing them.
+    pub thinking: Vec<(u64, Duration)>,
+    /// Per seat: player turns played (changes of the turn marker while it moved).
+    pub turns: Vec<u64>,
+}
+
+/// The random stream for the chance action at `step` of game `seed` (as the server
+/// resolves chance).
+pub fn chance_rng(seed: u64, step: u64) -> GameRng {
+    GameRng::for_step(&Seed::from_u64(seed), step)
+}
+
+/// The random stream a bot gets for its decision at `step` of game `seed`: separate
+/// from the dice, so a bot's choices cannot learn the dice to come.
+pub fn bot_rng(seed: u64, step: u64) -> GameRng {
+    GameRng::for_step(&Seed::from_u64(seed ^ 0x5eed_b075_0000_0000), step)
+}
+
+/// Plays `state` to the end (or `max_decisions`), seat `k` played by `bots[k]`.
+/// Each bot sees only its seat's view and the legal actions. `turn_of` tells which
+/// player turn a state is in (for the per-seat turn counts).
+///
+/// # Panics
+/// If there are fewer bots than seats.
+pub fn play_game<G: Game>(
+    mut state: G,
+    bots: &mut [Box<dyn Bot<G>>],
+    seed: u64,
+    max_decisions: u64,
+    turn_of: impl Fn(&G) -> u64,
+) -> Played<G> {
+    let seats = usize::from(state.seats());
+    assert!(bots.len() >= seats, "one bot per seat");
+    let mut thinking = vec![(0u64, Duration::ZERO); seats];
+    let mut turns = vec![0u64; seats];
+    let mut last_turn: Option<u64> = None;
+    let mut decisions = 0;
+    let mut step = 0u64;
+    loop {
+        match state.to_move() {
+            ToMove::Over(o) => {
+                return Played {
+                    state,
+                    outcome: Some(o),
+                    decisions,
+                    thinking,
+                    turns,
+                };
+            }
+            ToMove::Chance => {
+                let a = state.sample_chance(&mut chance_rng(seed, step));
+                state.apply_unchecked(a);
+            }
+            ToMove::Seat(seat) => {
+                if decisions >= max_decisions {
+                    return Played {
+                        state,
+                        outcome: None,
+                        decisions,
+                        thinking,
+                        turns,
+                    };
+                }
+                let t = turn_of(&state);
+                if last_turn != Some(t) {
+                    last_turn = Some(t);
+                    turns[seat.index()] += 1;
+                }
+                let legal = state.legal_actions();
+                let view = state.view(Some(seat));
+                let started = Instant::now();
+                let i = bots[seat.index()].choose(&view, &legal, &mut bot_rng(seed, step));
+                let spent = started.elapsed();
+                thinking[seat.index()].0 += 1;
+                thinking[seat.index()].1 += spent;
+                let action = legal.get(i).unwrap_or(&legal[0]).clone();
+                state.apply_unchecked(action);
+                decisions += 1;
+            }
+        }
+        step += 1;
+    }
+}
+
+/// The seats of an outcome's winners (empty when the game did not end).
+pub fn winners<G: Game>(played: &Played<G>) -> Vec<Seat> {
+    played
+        .outcome
+        .as_ref()
+        .map(|o| o.winners.clone())
+        .unwrap_or_default()
+}

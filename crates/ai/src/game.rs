@@ -1,0 +1,71 @@
+//! What a game offers the bots beyond the engine contract.
+
+use engine::{Game, GameRng, Seat, ToMove};
+
+/// The search interface a game implements for the bots.
+pub trait AiGame: Game {
+    /// The seat a view belongs to (`None`: a spectator's view).
+    fn view_seat(view: &Self::View) -> Option<Seat>;
+
+    /// A full state that `view`'s seat cannot tell from the true one: what the view
+    /// shows, with the hidden facts (face-down tiles, fogged enemy units, enemy
+    /// reserves) sampled from `rng`. `None` if no consistent state could be built.
+    fn determinize(view: &Self::View, rng: &mut GameRng) -> Option<Self>;
+
+    /// The heuristic worth of the position for every seat (index = seat), each in
+    /// `0.0..=1.0`, higher better: an estimate of each seat's share of the win.
+    fn evaluate(&self) -> Vec<f64>;
+
+    /// Player turns begun so far: rollouts stop after a few of them.
+    fn turn_marker(&self) -> u64;
+
+    /// Whether `action` does nothing but pass (end a phase); among equally good
+    /// actions the greedy bot passes rather than make an idle move.
+    fn is_pass(action: &Self::Action) -> bool {
+        let _ = action;
+        false
+    }
+
+    /// The reward vector of a finished game: the winners share 1.
+    fn outcome_reward(&self) -> Option<Vec<f64>> {
+        match self.to_move() {
+            ToMove::Over(o) => {
+                let n = usize::from(self.seats());
+                let mut r = vec![0.0; n];
+                if o.winners.is_empty() {
+                    r.fill(1.0 / n as f64);
+                } else {
+                    let share = 1.0 / o.winners.len() as f64;
+                    for w in &o.winners {
+                        if let Some(x) = r.get_mut(w.index()) {
+                            *x = share;
+                        }
+                    }
+                }
+                Some(r)
+            }
+            _ => None,
+        }
+    }
+
+    /// The reward vector now: the outcome when over, else the evaluation.
+    fn reward(&self) -> Vec<f64> {
+        self.outcome_reward().unwrap_or_else(|| self.evaluate())
+    }
+}
+
+/// Samples chance outcomes until a seat must decide or the game ends (at most `limit`
+/// of them). Returns whether the state now waits for a seat.
+pub fn settle<G: Game>(state: &mut G, rng: &mut GameRng, limit: usize) -> bool {
+    for _ in 0..limit {
+        match state.to_move() {
+            ToMove::Chance => {
+                let a = state.sample_chance(rng);
+                state.apply_unchecked(a);
+            }
+            ToMove::Seat(_) => return true,
+            ToMove::Over(_) => return false,
+        }
+    }
+    matches!(state.to_move(), ToMove::Seat(_))
+}

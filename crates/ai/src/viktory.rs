@@ -1,0 +1,41 @@
+//! VIKTORY II for the bots: determinization from a seat's view, the evaluation, and
+//! the battle odds it uses.
+
+pub mod battle;
+pub mod determinize;
+pub mod eval;
+
+use engine::{GameRng, Seat};
+use viktory::{Action, View, Viktory};
+
+use crate::AiGame;
+
+impl AiGame for Viktory {
+    fn view_seat(view: &View) -> Option<Seat> {
+        view.seat
+    }
+
+    fn determinize(view: &View, rng: &mut GameRng) -> Option<Viktory> {
+        determinize::determinize(view, rng)
+    }
+
+    fn evaluate(&self) -> Vec<f64> {
+        eval::evaluate(self, &eval::Weights::DEFAULT)
+    }
+
+    fn turn_marker(&self) -> u64 {
+        turn_marker(self)
+    }
+
+    fn is_pass(action: &Action) -> bool {
+        matches!(action, Action::EndPhase)
+    }
+}
+
+/// Player turns begun: game turn × players + the active player's place after the first.
+pub fn turn_marker(s: &Viktory) -> u64 {
+    let t = s.turn();
+    let n = u64::from(s.rules().players.max(1));
+    let place = (u64::from(t.active.0) + n - u64::from(t.first.0)) % n;
+    u64::from(t.number) * n + place
+}

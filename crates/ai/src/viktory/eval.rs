@@ -1,0 +1,337 @@
+//! The VIKTORY evaluation: each seat's share of the win, from a material and position
+//! count.
+//!
+//! Units are neither won nor lost for good in VIKTORY: a unit hit in battle goes to its
+//! owner's reserve, and every player always has exactly the units his towns and cities
+//! support (8.0, the unit accounting). So material is towns and cities (which is also
+//! the 5.3 empire score that ends a game at the turn limit, R-19), and units are worth
+//! where they stand. For each seat the evaluation adds up:
+//!
+//! - **towns and cities**: a town 10, a city 20 (its two supported units included), the
+//!   own capital held 8 more (without it a player cannot build, 7.1, 14.0);
+//! - **units**: a little for each unit on the map (more for cavalry and artillery),
+//!   less for one in reserve;
+//! - **garrisons**: a bonus for the first (and second) defender of a town or city,
+//!   double at the capital;
+//! - **threats**: for each town or city, the chance that the strongest enemy force
+//!   within reach (land units two hexes away, cavalry three) takes it, by the battle
+//!   odds ([`super::battle::attack_odds`]), times what it is worth: lost in part by its
+//!   owner, gained in part by the threatening player;
+//! - **battles**: a battle begun or about to be fought by the player moving counts at
+//!   its odds: the town at stake changes hands with the attacker's chance of winning,
+//!   and expected losses send units to the reserve;
+//! - **advance**: land units outside towns lose a little per hex to the nearest enemy
+//!   town or city, so idle armies march;
+//! - **exploration**: revealed land hexes where the seat could build its next town
+//!   (7.21: two or three hexes from its own, none adjacent to any town), up to three.
+//!
+//! The sums become shares: `m^k / Σ m^k` with a sharpness `k`, so that a clear lead
+//! reads as a likely win. A finished game scores its outcome; an eliminated seat 0.
+
+use engine::Seat;
+use hexmap::{Board, Grid, Hex};
+use viktory::state::Stage;
+use viktory::{Terrain, UnitKind, Viktory};
+
+use super::battle::{Force, attack_odds};
+
+/// The evaluation's weights.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// A town.
+    pub town: f64,
+    /// A city.
+    pub city: f64,
+    /// The own capital held, on top of its town or city.
+    pub capital: f64,
+    /// Someone else's capital held, on top of its town or city.
+    pub foreign_capital: f64,
+    /// A unit on the map, by kind (infantry, cavalry, artillery, frigate).
+    pub unit: [f64; 4],
+    /// A unit in reserve, as a share of its worth on the map.
+    pub reserve: f64,
+    /// The first defender of a town or city (doubled at the capital).
+    pub garrison_first: f64,
+    /// The second defender.
+    pub garrison_second: f64,
+    /// Share of a threatened town's worth its owner loses per unit of capture chance.
+    pub threat: f64,
+    /// Share of it the threatening player gains.
+    pub threat_gain: f64,
+    /// Share of it the threatening player gains when he is moving now.
+    pub threat_now: f64,
+    /// Lost per hex between a land unit outside towns and the nearest enemy town.
+    pub advance: f64,
+    /// A place for the next town.
+    pub site: f64,
+    /// Sites counted at most.
+    pub sites_max: usize,
+    /// The exponent that turns material into win shares.
+    pub sharpness: f64,
+}
+
+impl Weights {
+    /// The tuned defaults.
+    pub const DEFAULT: Weights = Weights {
+        town: 10.0,
+        city: 20.0,
+        capital: 8.0,
+        foreign_capital: 3.0,
+        unit: [1.0, 1.6, 1.4, 1.2],
+        reserve: 0.6,
+        garrison_first: 0.6,
+        garrison_second: 0.3,
+        threat: 0.5,
+        threat_gain: 0.25,
+        threat_now: 0.5,
+        advance: 0.06,
+        site: 1.0,
+        sites_max: 3,
+        sharpness: 2.0,
+    };
+}
+
+/// Each seat's share of the win (index = seat), summing to 1.
+pub fn evaluate(s: &Viktory, w: &Weights) -> Vec<f64> {
+    let n = usize::from(s.rules().players);
+    if let Some(o) = s.outcome() {
+        let mut r = vec![0.0; n];
+        let share = 1.0 / o.winners.len().max(1) as f64;
+        for x in &o.winners {
+            if let Some(v) = r.get_mut(x.index()) {
+                *v = share;
+            }
+        }
+        if o.winners.is_empty() {
+            r.fill(1.0 / n as f64);
+        }
+        return r;
+    }
+    let m = material(s, w);
+    let alive: Vec<bool> = (0..n)
+        .map(|p| !s.player(Seat(p as u8)).eliminated)
+        .collect();
+    let powered: Vec<f64> = m
+        .iter()
+        .zip(&alive)
+        .map(|(&x, &live)| {
+            if live {
+                x.max(0.5).powf(w.sharpness)
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    let total: f64 = powered.iter().sum();
+    if total <= 0.0 {
+        return vec![1.0 / n as f64; n];
+    }
+    powered.into_iter().map(|x| x / total).collect()
+}
+
+/// What a town or city is worth to a seat holding it.
+fn town_worth(t: viktory::state::Town, w: &Weights) -> f64 {
+    let base = match (t.city, t.metropolis) {
+        (true, Some(_)) => w.city * 1.5,
+        (true, None) => w.city,
+        _ => w.town,
+    };
+    base + match t.capital_of {
+        Some(c) if c == t.owner => w.capital,
+        Some(_) => w.foreign_capital,
+        None => 0.0,
+    }
+}
+
+/// The raw material and position count per seat.
+#[allow(clippy::many_single_char_names)] // s, w, m, n, p, o, e: the state, weights, sums and seats
+pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
+    let n = usize::from(s.rules().players);
+    let mut m = vec![0.0f64; n];
+    let towns: Vec<(Hex, viktory::state::Town)> = s.towns().collect();
+    let active = s.turn().active;
+    let mut contested: Vec<Hex> = s.turn().pending_battles.clone();
+    if let Some(b) = s.battle()
+        && !b.naval
+        && b.step != viktory::state::BattleStep::Retreating
+    {
+        contested.push(b.hex);
+    }
+    for &(_, t) in &towns {
+        m[t.owner.index()] += town_worth(t, w);
+    }
+    for u in s.units() {
+        m[u.owner.index()] += w.unit[u.kind.index()];
+    }
+    for (p, sum) in m.iter_mut().enumerate() {
+        let r = s.player(Seat(p as u8)).reserve;
+        for k in UnitKind::ALL {
+            *sum += f64::from(r.get(k)) * w.unit[k.index()] * w.reserve;
+        }
+    }
+    // Garrisons and threats.
+    for &(hex, t) in &towns {
+        let o = t.owner;
+        let defenders = s
+            .units_at(hex)
+            .filter(|u| u.owner == o && u.kind.is_land() && u.aboard.is_none())
+            .count();
+        let capital = if t.capital_of == Some(o) { 2.0 } else { 1.0 };
+        if defenders >= 1 {
+            m[o.index()] += w.garrison_first * capital;
+        }
+        if defenders >= 2 {
+            m[o.index()] += w.garrison_second * capital;
+        }
+        if contested.contains(&hex) {
+            continue;
+        }
+        let mut forces = [Force::default(); 8];
+        for u in s.units() {
+            if u.owner == o || !u.kind.is_land() || u.aboard.is_some() || u.owner.index() >= 8 {
+                continue;
+            }
+            let reach = if u.kind == UnitKind::Cavalry { 3 } else { 2 };
+            let d = u.hex.distance(hex);
+            if d >= 1 && d <= reach {
+                forces[u.owner.index()].add(u.kind);
+            }
+        }
+        let mut worst: Option<(usize, f64)> = None;
+        for (e, f) in forces.iter().enumerate().take(n) {
+            if f.total() == 0 {
+                continue;
+            }
+            let p = attack_odds(s, hex, Seat(e as u8), *f).attacker_wins;
+            if worst.is_none_or(|(_, q)| p > q) {
+                worst = Some((e, p));
+            }
+        }
+        if let Some((e, p)) = worst {
+            let stake = town_worth(t, w) * p;
+            m[o.index()] -= stake * w.threat;
+            // The player moving can strike now.
+            let now = Seat(e as u8) == active && s.turn().stage == Stage::Move;
+            m[e] += stake * if now { w.threat_now } else { w.threat_gain };
+        }
+    }
+    // Battles begun or due.
+    for &hex in &contested {
+        let attacker = s
+            .battle()
+            .filter(|b| b.hex == hex)
+            .map_or(active, |b| b.attacker);
+        let mut force = Force::default();
+        for u in s
+            .units_at(hex)
+            .filter(|u| u.owner == attacker && u.aboard.is_none())
+        {
+            force.add(u.kind);
+        }
+        // Before the battle starts, units that can still join it this turn count too:
+        // the first unit in is valued by the attack it begins.
+        if s.battle().is_none_or(|b| b.hex != hex) {
+            for u in s.units() {
+                if u.owner == attacker
+                    && u.kind.is_land()
+                    && u.aboard.is_none()
+                    && !u.done
+                    && !u.attacked
+                    && u.mp > 0
+                    && u.hex != hex
+                    && u.hex.distance(hex) <= u32::from(u.mp)
+                {
+                    force.add(u.kind);
+                }
+            }
+        }
+        let odds = attack_odds(s, hex, attacker, force);
+        let defender = s
+            .units_at(hex)
+            .find(|u| u.owner != attacker && u.aboard.is_none())
+            .map(|u| u.owner)
+            .or_else(|| s.town(hex).map(|t| t.owner));
+        let Some(defender) = defender.filter(|&d| d != attacker) else {
+            continue;
+        };
+        let unit_loss = w.unit[0] * (1.0 - w.reserve);
+        m[attacker.index()] -= odds.expected_attacker_losses * unit_loss;
+        m[defender.index()] -= odds.expected_defender_losses * unit_loss;
+        if let Some(t) = s.town(hex).filter(|t| t.owner == defender) {
+            let stake = town_worth(t, w) * odds.attacker_wins;
+            m[defender.index()] -= stake;
+            m[attacker.index()] += stake;
+        }
+    }
+    // Advance towards enemy towns.
+    for u in s.units() {
+        if !u.kind.is_land() {
+            continue;
+        }
+        let mut nearest = u32::MAX;
+        let mut home = false;
+        for (h, t) in &towns {
+            if t.owner == u.owner {
+                home |= *h == u.hex;
+            } else {
+                nearest = nearest.min(h.distance(u.hex));
+            }
+        }
+        if !home && nearest != u32::MAX {
+            m[u.owner.index()] -= w.advance * f64::from(nearest.min(10));
+        }
+    }
+    // Places for the next town.
+    if s.turn().stage != Stage::Opening && !towns.is_empty() {
+        add_sites(s, &towns, w, &mut m);
+    }
+    m
+}
+
+/// The hexes within three of a town, as offsets, and whether they are next to it.
+static OFFSETS: std::sync::LazyLock<Vec<(Hex, bool)>> = std::sync::LazyLock::new(|| {
+    Hex::ORIGIN
+        .range(3)
+        .into_iter()
+        .map(|d| (d, d.distance(Hex::ORIGIN) <= 1))
+        .collect()
+});
+
+/// Rule 7.21 (as an estimate: distance only, no path): each seat's revealed land hexes
+/// two or three hexes from one of its towns and not next to any town, up to the cap.
+fn add_sites(s: &Viktory, towns: &[(Hex, viktory::state::Town)], w: &Weights, m: &mut [f64]) {
+    let board = s.board();
+    // Per hex: bit 15 = a town within one hex; bit k = seat k has a town 2–3 away.
+    let mut marks: Grid<u16> = Grid::from_board(&board, 0);
+    for (hex, t) in towns {
+        let bit = 1u16 << t.owner.0.min(14);
+        for &(d, near) in OFFSETS.iter() {
+            let h = *hex + d;
+            if let Some(cell) = marks.get_hex_mut(&board, h) {
+                if near {
+                    *cell |= 0x8000;
+                } else {
+                    *cell |= bit;
+                }
+            }
+        }
+    }
+    let mut count = vec![0usize; m.len()];
+    for (i, &bits) in marks.iter().enumerate() {
+        if bits == 0 || bits & 0x8000 != 0 {
+            continue;
+        }
+        let Some(hex) = board.hex_at(i) else { continue };
+        if board.is_perimeter(hex) || !s.terrain(hex).is_some_and(Terrain::is_land) {
+            continue;
+        }
+        for (p, c) in count.iter_mut().enumerate() {
+            if bits & (1u16 << p.min(14)) != 0 {
+                *c += 1;
+            }
+        }
+    }
+    for (sum, c) in m.iter_mut().zip(count) {
+        *sum += w.site * c.min(w.sites_max) as f64;
+    }
+}

@@ -1,0 +1,610 @@
+//! `hexwar simulate`: bot tournaments on VIKTORY II.
+//!
+//! Every game is seeded from `--seed` and its index, chance and bot decisions from
+//! separate streams ([`ai::arena`]), so a run with an iteration budget gives the same
+//! table whatever `--threads` says; with `--budget-ms` thinking depends on the machine.
+//! Seats rotate so each bot plays each seat equally often. Games stopped by
+//! `--max-turns` end by the 5.3 empire score (R-19), ties shared.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use ai::{AiGame, Bot, Budget, Greedy, Level, Mcts, MctsConfig, RandomBot};
+use engine::{Game, NewGame};
+use serde_json::{Value, json};
+use viktory::Viktory;
+
+/// `hexwar simulate` flags.
+#[derive(clap::Args, Debug)]
+pub(crate) struct SimulateArgs {
+    /// Bots, comma-separated: random, greedy, mcts, or a level (easy, normal, hard).
+    /// Two bots with more than two players: the first against a field of the second.
+    #[arg(long, default_value = "greedy,random", value_delimiter = ',')]
+    bots: Vec<String>,
+    /// Games per pairing.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// The VIKTORY preset.
+    #[arg(long, default_value = "classic")]
+    preset: String,
+    /// Players per game.
+    #[arg(long, default_value_t = 2)]
+    players: u8,
+    /// Tournament seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// MCTS thinking time per decision, in milliseconds (not repeatable).
+    #[arg(long, conflicts_with = "iterations")]
+    budget_ms: Option<u64>,
+    /// MCTS iterations per decision (repeatable; the default is 200).
+    #[arg(long)]
+    iterations: Option<u32>,
+    /// MCTS independent trees per decision (root parallelism).
+    #[arg(long, default_value_t = 1)]
+    trees: u32,
+    /// Game turns before the empires are scored (R-19); 0: no limit.
+    #[arg(long, default_value_t = 30)]
+    max_turns: u16,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    /// More preset options, as a JSON object.
+    #[arg(long)]
+    options: Option<String>,
+    /// Write every game and the summary as JSON here.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Write a chart of the win rates as SVG here.
+    #[arg(long)]
+    svg: Option<PathBuf>,
+}
+
+/// One game of the tournament.
+#[derive(Clone, Debug)]
+struct GameResult {
+    index: usize,
+    seed: u64,
+    /// Bot index per seat.
+    lineup: Vec<usize>,
+    /// Win share per seat (winners share 1).
+    shares: Vec<f64>,
+    scores: Vec<i64>,
+    reason: String,
+    turns: u16,
+    decisions: u64,
+    /// Per seat: decisions, seconds thinking, player turns.
+    thinking: Vec<(u64, f64, u64)>,
+}
+
+pub(crate) fn run(args: &SimulateArgs) -> ExitCode {
+    match simulate(args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hexwar simulate: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn budget(args: &SimulateArgs) -> Budget {
+    match (args.budget_ms, args.iterations) {
+        (Some(ms), _) => Budget::Time(Duration::from_millis(ms)),
+        (None, Some(n)) => Budget::Iterations(n),
+        (None, None) => Budget::Iterations(200),
+    }
+}
+
+fn make_bot(name: &str, args: &SimulateArgs) -> Result<Box<dyn Bot<Viktory>>, String> {
+    Ok(match name {
+        "random" => Box::new(RandomBot),
+        "greedy" => Box::new(Greedy::default()),
+        "mcts" => Box::new(Mcts::new(MctsConfig {
+            budget: budget(args),
+            trees: args.trees.max(1),
+            threads: args.trees.max(1),
+            ..MctsConfig::default()
+        })),
+        other => {
+            let level: Level = other
+                .parse()
+                .map_err(|e| format!("{e} (or greedy, mcts)"))?;
+            level.bot::<Viktory>(Duration::from_hours(1), args.trees.max(1))
+        }
+    })
+}
+
+fn new_state(args: &SimulateArgs) -> Result<Viktory, String> {
+    let mut options = match &args.options {
+        Some(text) => match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(m)) => m,
+            _ => return Err("--options must be a JSON object".into()),
+        },
+        None => serde_json::Map::new(),
+    };
+    if args.max_turns > 0 {
+        options.insert("max_turns".into(), args.max_turns.into());
+    }
+    let setup = Viktory::new_setup(&NewGame {
+        preset: Some(args.preset.clone()),
+        options,
+        players: Some(args.players),
+    })
+    .map_err(|e| e.to_string())?;
+    Viktory::from_setup(&setup).map_err(|e| e.to_string())
+}
+
+/// The lineups (bot index per seat, before rotation) the tournament plays.
+fn pairings(bots: usize, players: usize) -> Result<Vec<Vec<usize>>, String> {
+    if bots == players {
+        Ok(vec![(0..bots).collect()])
+    } else if bots == 2 && players > 2 {
+        let mut l = vec![1; players];
+        l[0] = 0;
+        Ok(vec![l])
+    } else if players == 2 && bots > 2 {
+        let mut v = Vec::new();
+        for a in 0..bots {
+            for b in a + 1..bots {
+                v.push(vec![a, b]);
+            }
+        }
+        Ok(v)
+    } else {
+        Err(format!(
+            "{bots} bots for {players} players: give as many bots as players, two bots \
+             (the first against a field of the second), or two players"
+        ))
+    }
+}
+
+fn simulate(args: &SimulateArgs) -> Result<(), String> {
+    let start_state = new_state(args)?;
+    for b in &args.bots {
+        make_bot(b, args)?;
+    }
+    let players = usize::from(args.players);
+    let lineups = pairings(args.bots.len(), players)?;
+    // Game i: lineup i / games, rotated by i so that each bot sits in each seat.
+    let total = lineups.len() * args.games;
+    let jobs: Vec<(u64, Vec<usize>)> = (0..total)
+        .map(|i| {
+            let base = &lineups[i / args.games.max(1)];
+            let r = i % players;
+            let lineup = (0..players).map(|s| base[(s + r) % players]).collect();
+            (
+                args.seed.wrapping_mul(1_000_003).wrapping_add(i as u64),
+                lineup,
+            )
+        })
+        .collect();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<GameResult>>> = Mutex::new(vec![None; total]);
+    let started = Instant::now();
+    let failure: Mutex<Option<String>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..args.threads.clamp(1, total.max(1)) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= total {
+                        break;
+                    }
+                    let (seed, lineup) = &jobs[i];
+                    match play_one(args, &start_state, i, *seed, lineup) {
+                        Ok(r) => {
+                            if let Ok(mut v) = results.lock() {
+                                v[i] = Some(r);
+                            }
+                        }
+                        Err(e) => {
+                            if let Ok(mut f) = failure.lock() {
+                                *f = Some(e);
+                            }
+                        }
+                    }
+                    let d = done.fetch_add(1, Ordering::Relaxed) + 1;
+                    progress(d, total, started.elapsed());
+                }
+            });
+        }
+    });
+    eprintln!();
+    if let Some(e) = failure.into_inner().ok().flatten() {
+        return Err(e);
+    }
+    let results: Vec<GameResult> = results
+        .into_inner()
+        .map_err(|_| "a game thread failed".to_owned())?
+        .into_iter()
+        .flatten()
+        .collect();
+    let summary = summarize(args, &results);
+    print!("{}", table(args, &summary, &results, started.elapsed()));
+    if let Some(path) = &args.json {
+        let doc = json!({
+            "command": std::env::args().collect::<Vec<_>>().join(" "),
+            "bots": args.bots,
+            "preset": args.preset,
+            "players": args.players,
+            "games_per_pairing": args.games,
+            "seed": args.seed,
+            "budget": budget(args).describe(),
+            "trees": args.trees,
+            "max_turns": args.max_turns,
+            "summary": summary.iter().map(BotSummary::to_json).collect::<Vec<_>>(),
+            "games": results.iter().map(|r| json!({
+                "index": r.index,
+                "seed": r.seed,
+                "seats": r.lineup.iter().map(|&b| args.bots[b].clone()).collect::<Vec<_>>(),
+                "shares": r.shares,
+                "scores": r.scores,
+                "reason": r.reason,
+                "turns": r.turns,
+                "decisions": r.decisions,
+            })).collect::<Vec<_>>(),
+        });
+        let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if let Some(path) = &args.svg {
+        std::fs::write(path, svg(args, &summary))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn play_one(
+    args: &SimulateArgs,
+    start: &Viktory,
+    index: usize,
+    seed: u64,
+    lineup: &[usize],
+) -> Result<GameResult, String> {
+    let mut bots = lineup
+        .iter()
+        .map(|&b| make_bot(&args.bots[b], args))
+        .collect::<Result<Vec<_>, _>>()?;
+    let played = ai::arena::play_game(
+        start.clone(),
+        &mut bots,
+        seed,
+        2_000_000,
+        ai::viktory::turn_marker,
+    );
+    let n = lineup.len();
+    let reward = played
+        .state
+        .outcome_reward()
+        .unwrap_or_else(|| vec![1.0 / n as f64; n]);
+    let outcome = played.outcome.clone();
+    Ok(GameResult {
+        index,
+        seed,
+        lineup: lineup.to_vec(),
+        shares: reward,
+        scores: outcome
+            .as_ref()
+            .map(|o| o.scores.clone())
+            .unwrap_or_default(),
+        reason: outcome.map_or_else(|| "decision limit".into(), |o| o.reason),
+        turns: played.state.turn().number,
+        decisions: played.decisions,
+        thinking: played
+            .thinking
+            .iter()
+            .zip(&played.turns)
+            .map(|(&(d, t), &turns)| (d, t.as_secs_f64(), turns))
+            .collect(),
+    })
+}
+
+fn progress(done: usize, total: usize, elapsed: Duration) {
+    let width = 30;
+    let filled = done * width / total.max(1);
+    let eta = if done > 0 {
+        elapsed.as_secs_f64() / done as f64 * (total - done) as f64
+    } else {
+        0.0
+    };
+    eprint!(
+        "\r[{}{}] {done}/{total} games, {:.0}s elapsed, ~{:.0}s left   ",
+        "=".repeat(filled),
+        " ".repeat(width - filled),
+        elapsed.as_secs_f64(),
+        eta
+    );
+}
+
+/// One bot's results.
+struct BotSummary {
+    name: String,
+    games: usize,
+    wins: f64,
+    low: f64,
+    high: f64,
+    elo: f64,
+    ms_per_decision: f64,
+    s_per_turn: f64,
+    /// Against each other bot: (games together, share of wins among the two).
+    versus: Vec<(usize, f64)>,
+}
+
+impl BotSummary {
+    fn rate(&self) -> f64 {
+        self.wins / self.games.max(1) as f64
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "bot": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.rate(),
+            "ci95": [self.low, self.high],
+            "elo": self.elo,
+            "ms_per_decision": self.ms_per_decision,
+            "s_per_turn": self.s_per_turn,
+        })
+    }
+}
+
+/// Wilson score interval at 95 % for `wins` of `n`.
+pub(crate) fn wilson(wins: f64, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let n = n as f64;
+    let z = 1.959_964;
+    let p = wins / n;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+fn summarize(args: &SimulateArgs, results: &[GameResult]) -> Vec<BotSummary> {
+    let k = args.bots.len();
+    // Pairwise: score[a][b] = a's wins over b (shared wins halved), games[a][b].
+    let mut score = vec![vec![0.0f64; k]; k];
+    let mut together = vec![vec![0usize; k]; k];
+    let mut out: Vec<BotSummary> = args
+        .bots
+        .iter()
+        .map(|b| BotSummary {
+            name: b.clone(),
+            games: 0,
+            wins: 0.0,
+            low: 0.0,
+            high: 1.0,
+            elo: 0.0,
+            ms_per_decision: 0.0,
+            s_per_turn: 0.0,
+            versus: vec![(0, 0.0); k],
+        })
+        .collect();
+    let mut think = vec![(0u64, 0.0f64, 0u64); k];
+    for r in results {
+        let mut present: Vec<usize> = r.lineup.clone();
+        present.sort_unstable();
+        present.dedup();
+        for &b in &present {
+            out[b].games += 1;
+            // A bot filling several seats wins when any of them does.
+            out[b].wins += r
+                .lineup
+                .iter()
+                .zip(&r.shares)
+                .filter(|(x, _)| **x == b)
+                .map(|(_, s)| *s)
+                .sum::<f64>();
+        }
+        for (s, &b) in r.lineup.iter().enumerate() {
+            let (d, t, turns) = r.thinking[s];
+            think[b].0 += d;
+            think[b].1 += t;
+            think[b].2 += turns;
+            for (s2, &b2) in r.lineup.iter().enumerate() {
+                if b2 == b {
+                    continue;
+                }
+                together[b][b2] += 1;
+                // Pairwise result between two seats: the better share wins.
+                score[b][b2] += match r.shares[s].total_cmp(&r.shares[s2]) {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Less => 0.0,
+                };
+            }
+        }
+    }
+    let elo = bradley_terry(&score, &together);
+    for (b, s) in out.iter_mut().enumerate() {
+        let (lo, hi) = wilson(s.wins, s.games);
+        s.low = lo;
+        s.high = hi;
+        s.elo = elo[b];
+        let (d, t, turns) = think[b];
+        s.ms_per_decision = if d > 0 { t * 1000.0 / d as f64 } else { 0.0 };
+        s.s_per_turn = if turns > 0 { t / turns as f64 } else { 0.0 };
+        for b2 in 0..k {
+            let n = together[b][b2];
+            s.versus[b2] = (n, if n > 0 { score[b][b2] / n as f64 } else { 0.0 });
+        }
+    }
+    out
+}
+
+/// Elo ratings from pairwise results (Bradley–Terry by minorization–maximization, a
+/// half win of prior against each opponent so that a clean sweep stays finite),
+/// centred on 1500.
+fn bradley_terry(score: &[Vec<f64>], games: &[Vec<usize>]) -> Vec<f64> {
+    let k = score.len();
+    let mut gamma = vec![1.0f64; k];
+    for _ in 0..500 {
+        let mut next = gamma.clone();
+        for i in 0..k {
+            let mut wins = 0.0;
+            let mut denom = 0.0;
+            for j in 0..k {
+                let n = games[i][j] as f64;
+                if i == j || n == 0.0 {
+                    continue;
+                }
+                wins += score[i][j] + 0.5;
+                denom += (n + 1.0) / (gamma[i] + gamma[j]);
+            }
+            if denom > 0.0 {
+                next[i] = wins / denom;
+            }
+        }
+        let mean_log = next.iter().map(|g| g.ln()).sum::<f64>() / k as f64;
+        gamma = next.iter().map(|g| (g.ln() - mean_log).exp()).collect();
+    }
+    gamma.iter().map(|g| 1500.0 + 400.0 * g.log10()).collect()
+}
+
+fn table(
+    args: &SimulateArgs,
+    s: &[BotSummary],
+    results: &[GameResult],
+    elapsed: Duration,
+) -> String {
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "{} games, {} players, preset {}, max turns {}, seed {}, MCTS budget {} ({} tree(s)), {:.0}s",
+        results.len(),
+        args.players,
+        args.preset,
+        args.max_turns,
+        args.seed,
+        budget(args).describe(),
+        args.trees,
+        elapsed.as_secs_f64()
+    );
+    let limit = results.iter().filter(|r| r.reason == "turn limit").count();
+    let _ = writeln!(
+        t,
+        "{limit} of {} games reached the turn limit (scored by 5.3, ties shared)",
+        results.len()
+    );
+    let _ = writeln!(
+        t,
+        "\n| bot | games | wins | win rate | 95 % CI (Wilson) | Elo | ms/decision | s/turn |"
+    );
+    let _ = writeln!(t, "|---|---|---|---|---|---|---|---|");
+    for b in s {
+        let _ = writeln!(
+            t,
+            "| {} | {} | {:.1} | {:.1} % | {:.1}–{:.1} % | {:.0} | {:.1} | {:.2} |",
+            b.name,
+            b.games,
+            b.wins,
+            100.0 * b.rate(),
+            100.0 * b.low,
+            100.0 * b.high,
+            b.elo,
+            b.ms_per_decision,
+            b.s_per_turn
+        );
+    }
+    if s.len() > 1 {
+        let _ = writeln!(
+            t,
+            "\npairwise (row's share of the games against column, seat by seat):"
+        );
+        for b in s {
+            let cells: Vec<String> = b
+                .versus
+                .iter()
+                .zip(s)
+                .filter(|((n, _), o)| *n > 0 && o.name != b.name)
+                .map(|((n, r), o)| format!("{} {:.1} % of {n}", o.name, 100.0 * r))
+                .collect();
+            let _ = writeln!(t, "  {}: {}", b.name, cells.join(", "));
+        }
+    }
+    t
+}
+
+fn svg(args: &SimulateArgs, s: &[BotSummary]) -> String {
+    let bar_h = 28;
+    let left = 120.0_f64;
+    let width = 640;
+    let plot = 480.0_f64;
+    let height = 70 + s.len() * (bar_h + 12) + 30;
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="13">"#
+    );
+    let _ = writeln!(
+        o,
+        r#"<text x="10" y="22" font-size="15">Win rates, {} players, {} (95 % Wilson intervals)</text>"#,
+        args.players,
+        escape(&args.preset)
+    );
+    for pct in [0, 25, 50, 75, 100] {
+        let x = left + plot * f64::from(pct) / 100.0;
+        let _ = writeln!(
+            o,
+            r##"<line x1="{x}" y1="40" x2="{x}" y2="{}" stroke="#ccc"/><text x="{x}" y="{}" text-anchor="middle">{pct} %</text>"##,
+            height - 30,
+            height - 12
+        );
+    }
+    for (i, b) in s.iter().enumerate() {
+        let y = 50 + i * (bar_h + 12);
+        let w = (plot * b.rate()).round();
+        let lo = left + plot * b.low;
+        let hi = left + plot * b.high;
+        let mid = y + bar_h / 2;
+        let _ = writeln!(
+            o,
+            r##"<text x="{}" y="{}" text-anchor="end">{}</text><rect x="{left}" y="{y}" width="{w}" height="{bar_h}" fill="#4a7ab5"/><line x1="{lo:.1}" y1="{mid}" x2="{hi:.1}" y2="{mid}" stroke="#000" stroke-width="2"/><line x1="{lo:.1}" y1="{}" x2="{lo:.1}" y2="{}" stroke="#000"/><line x1="{hi:.1}" y1="{}" x2="{hi:.1}" y2="{}" stroke="#000"/>"##,
+            left - 8.0,
+            mid + 5,
+            escape(&b.name),
+            mid - 6,
+            mid + 6,
+            mid - 6,
+            mid + 6
+        );
+    }
+    o.push_str("</svg>\n");
+    o
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_interval_matches_known_values() {
+        let (lo, hi) = wilson(95.0, 100);
+        assert!(
+            (lo - 0.8882).abs() < 1e-3 && (hi - 0.9785).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        assert_eq!(wilson(0.0, 0), (0.0, 1.0));
+    }
+
+    #[test]
+    fn elo_of_a_75_percent_score_is_about_190_points() {
+        let score = vec![vec![0.0, 750.0], vec![250.0, 0.0]];
+        let games = vec![vec![0, 1000], vec![1000, 0]];
+        let e = bradley_terry(&score, &games);
+        assert!((e[0] - e[1] - 190.8).abs() < 3.0, "{e:?}");
+    }
+}
