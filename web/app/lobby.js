@@ -65,7 +65,9 @@ function newGameForm(catalog, created, error) {
       const kind = h('select', { name: `kind-${i}`, 'aria-label': `${seatName(i)} is played by` },
         h('option', { value: 'person' }, 'a person'),
         ...catalog.bot_levels.map((l) => h('option', { value: `bot:${l}` }, `a bot (${l})`)));
-      if (i > 0 && n === 2) kind.value = `bot:${catalog.bot_levels[0]}`;
+      // A 2-player game offers a solo game against a bot of middling strength.
+      const solo = catalog.bot_levels.includes('normal') ? 'normal' : catalog.bot_levels[0];
+      if (i > 0 && n === 2) kind.value = `bot:${solo}`;
       const name = h('input', { name: `name-${i}`, 'aria-label': `${seatName(i)} name`, placeholder: i === 0 ? 'your name' : 'name (optional)', maxlength: 40 });
       seatsBox.append(h('div', { class: 'seat-row' }, h('span', {}, `${seatName(i)}: `), kind, ' ', name));
     }
