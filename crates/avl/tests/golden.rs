@@ -8,10 +8,7 @@
 mod common;
 
 use avl::{Avl, Phase, Side};
-use engine::{
-    Actor, Game, GameRecord, GameRng, NewGame, RecordedAction, Seed, ToMove, perft, replay,
-    state_hash, verify,
-};
+use engine::{Game, GameRecord, NewGame, perft, replay, seeded_record, verify};
 
 fn golden_path() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/test-scenario-seed7.json")
@@ -21,36 +18,7 @@ fn golden_path() -> std::path::PathBuf {
 /// second seeded generator.
 fn make_record() -> GameRecord<Avl> {
     let setup = Avl::new_setup(&NewGame::default()).unwrap();
-    let mut s = <Avl as Game>::from_setup(&setup).unwrap();
-    let seed = Seed::from_u64(7);
-    let mut record = GameRecord::new("golden-avl", setup, vec!["Axis".into(), "Soviet".into()]);
-    record.seed_commitment = Some(seed.commitment());
-    record.seed = Some(seed);
-    let mut choices = GameRng::from_u64(7);
-    while !s.to_move().is_over() {
-        let step = record.actions.len() as u64;
-        let (by, action) = match s.to_move() {
-            ToMove::Chance => (
-                Actor::Chance,
-                s.sample_chance(&mut GameRng::for_step(&seed, step)),
-            ),
-            ToMove::Seat(seat) => {
-                let legal = s.legal_actions();
-                (
-                    Actor::Seat(seat),
-                    legal[choices.below(legal.len() as u32) as usize],
-                )
-            }
-            ToMove::Over(_) => unreachable!(),
-        };
-        s.apply(action).unwrap();
-        record.actions.push(RecordedAction {
-            by,
-            action,
-            state_hash: Some(state_hash(&s)),
-        });
-    }
-    record
+    seeded_record("golden-avl", setup, vec!["Axis".into(), "Soviet".into()], 7)
 }
 
 #[test]

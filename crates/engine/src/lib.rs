@@ -25,8 +25,8 @@ pub use game::{Game, NewGame, OptionInfo, Preset};
 pub use perft::{perft, playout};
 pub use problem::{Problem, RuleViolation, SetupErrors};
 pub use record::{
-    Actor, GameRecord, RecordedAction, ReplayError, Replayed, VerifyError, replay, state_hash,
-    verify,
+    Actor, GameRecord, RecordedAction, ReplayError, Replayed, VerifyError, replay, seeded_record,
+    state_hash, verify,
 };
 pub use rng::{GameRng, Seed, SeedParseError};
 pub use seat::{Outcome, Seat, ToMove};

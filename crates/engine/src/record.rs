@@ -93,6 +93,49 @@ pub fn state_hash<G: Game>(state: &G) -> String {
     crate::rng::to_hex(&Sha256::digest(json))
 }
 
+/// A whole seeded game for golden records: chance drawn from `seed` as the server draws
+/// it (by record index), each decision a uniform pick among the legal actions from a
+/// second generator seeded with the same number, a state hash after every step.
+///
+/// # Panics
+/// If the setup is invalid or the game applies an action it listed as legal with an
+/// error: broken rules, not outside input.
+pub fn seeded_record<G: Game>(
+    game_id: &str,
+    setup: G::Setup,
+    seats: Vec<String>,
+    seed: u64,
+) -> GameRecord<G> {
+    let mut s = G::from_setup(&setup).expect("a valid setup");
+    let seed_value = Seed::from_u64(seed);
+    let mut record = GameRecord::new(game_id, setup, seats);
+    record.seed_commitment = Some(seed_value.commitment());
+    record.seed = Some(seed_value);
+    let mut choices = GameRng::from_u64(seed);
+    loop {
+        let step = record.actions.len() as u64;
+        let (by, action) = match s.to_move() {
+            ToMove::Over(_) => return record,
+            ToMove::Chance => (
+                Actor::Chance,
+                s.sample_chance(&mut GameRng::for_step(&seed_value, step)),
+            ),
+            ToMove::Seat(seat) => {
+                let legal = s.legal_actions();
+                let pick = choices.below(legal.len() as u32) as usize;
+                (Actor::Seat(seat), legal[pick].clone())
+            }
+        };
+        s.apply(action.clone())
+            .unwrap_or_else(|e| panic!("a legal action was refused: {e}"));
+        record.actions.push(RecordedAction {
+            by,
+            action,
+            state_hash: Some(state_hash(&s)),
+        });
+    }
+}
+
 /// Why a record does not replay.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {

@@ -7,10 +7,7 @@
 mod common;
 
 use common::*;
-use engine::{
-    Actor, Game, GameRecord, GameRng, NewGame, RecordedAction, Seed, ToMove, perft, replay,
-    state_hash, verify,
-};
+use engine::{Game, GameRecord, NewGame, perft, replay, seeded_record, verify};
 use viktory::board::Terrain;
 use viktory::state::Stage;
 use viktory::{UnitKind, Viktory};
@@ -30,40 +27,12 @@ fn make_record() -> GameRecord<Viktory> {
         players: Some(2),
     })
     .unwrap();
-    let mut s = Viktory::from_setup(&setup).unwrap();
-    let seed = Seed::from_u64(7);
-    let mut record = GameRecord::new(
+    seeded_record(
         "golden-classic-2p",
         setup,
         vec!["Red".into(), "Yellow".into()],
-    );
-    record.seed_commitment = Some(seed.commitment());
-    record.seed = Some(seed);
-    let mut choices = GameRng::from_u64(7);
-    while !s.to_move().is_over() {
-        let step = record.actions.len() as u64;
-        let (by, action) = match s.to_move() {
-            ToMove::Chance => (
-                Actor::Chance,
-                s.sample_chance(&mut GameRng::for_step(&seed, step)),
-            ),
-            ToMove::Seat(seat) => {
-                let legal = s.legal_actions();
-                (
-                    Actor::Seat(seat),
-                    legal[choices.below(legal.len() as u32) as usize],
-                )
-            }
-            ToMove::Over(_) => unreachable!(),
-        };
-        s.apply(action).unwrap();
-        record.actions.push(RecordedAction {
-            by,
-            action,
-            state_hash: Some(state_hash(&s)),
-        });
-    }
-    record
+        7,
+    )
 }
 
 #[test]
