@@ -332,12 +332,14 @@ async function battle(browser, base) {
     let sawOdds = false;
     for (let n = 0; n < 60; n += 1) {
       await ready(page);
-      if (await page.locator('.battle-box .odds').count()) sawOdds = true;
+      // The panel of a battle being fought (not the odds box of battles to come).
+      const panels = await page.evaluate(() => [...document.querySelectorAll('.battle-box:not(.odds-box)')].map((b) => Boolean(b.querySelector('.odds'))));
+      if (panels.length) sawOdds = sawOdds || panels.every(Boolean);
       if (!(await page.locator('.banner.mine').count())) break;
       const version = await page.locator('.status').getAttribute('data-version');
       const lose = page.locator('.action-list button', { hasText: /^lose (infantry|cavalry) #/ });
       const fight = page.locator('g.hex[data-hex="2,0"]:has(polygon.target)');
-      if (await page.locator('.battle-box').count()) {
+      if (panels.length) {
         fought = true;
         if (!chose) await page.screenshot({ path: path.join(shots, '09-battle.png') });
       }
