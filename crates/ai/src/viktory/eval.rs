@@ -14,8 +14,8 @@
 //! - **garrisons**: a bonus for the first (and second) defender of a town or city,
 //!   double at the capital;
 //! - **threats**: for each town or city, the chance that the strongest enemy force
-//!   within reach (land units two hexes away, cavalry three) takes it, by the battle
-//!   odds ([`super::battle::attack_odds`]), times what it is worth: lost in part by its
+//!   within reach (land units two hexes away, cavalry three) takes it, by the exact
+//!   battle odds ([`super::battle::attack_odds`]), times what it is worth: lost in part by its
 //!   owner, gained in part by the threatening player;
 //! - **battles**: a battle begun or about to be fought by the player moving counts at
 //!   its odds: the town at stake changes hands with the attacker's chance of winning,
@@ -31,9 +31,12 @@
 use engine::Seat;
 use hexmap::{Board, Grid, Hex};
 use viktory::state::Stage;
-use viktory::{Terrain, UnitKind, Viktory};
+use viktory::{Terrain, UnitId, UnitKind, Viktory};
 
-use super::battle::{Force, attack_odds};
+/// Unit kinds from the most to the least wanted in an attack (the most dice first).
+const STRENGTH_ORDER: [UnitKind; 3] = [UnitKind::Cavalry, UnitKind::Artillery, UnitKind::Infantry];
+
+use super::battle::{attack_odds, battle_odds};
 
 /// The evaluation's weights.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -186,7 +189,8 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
         if contested.contains(&hex) {
             continue;
         }
-        let mut forces = [Force::default(); 8];
+        // Each enemy's units within reach, the strongest kinds first.
+        let mut forces: [Vec<(UnitKind, UnitId)>; 8] = Default::default();
         for u in s.units() {
             if u.owner == o || !u.kind.is_land() || u.aboard.is_some() || u.owner.index() >= 8 {
                 continue;
@@ -194,15 +198,20 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
             let reach = if u.kind == UnitKind::Cavalry { 3 } else { 2 };
             let d = u.hex.distance(hex);
             if d >= 1 && d <= reach {
-                forces[u.owner.index()].add(u.kind);
+                forces[u.owner.index()].push((u.kind, u.id));
             }
         }
         let mut worst: Option<(usize, f64)> = None;
-        for (e, f) in forces.iter().enumerate().take(n) {
-            if f.total() == 0 {
+        for (e, f) in forces.iter_mut().enumerate().take(n) {
+            if f.is_empty() {
                 continue;
             }
-            let p = attack_odds(s, hex, Seat(e as u8), *f).attacker_wins;
+            f.sort_by_key(|&(kind, id)| (STRENGTH_ORDER.iter().position(|&k| k == kind), id));
+            let ids: Vec<UnitId> = f.iter().map(|&(_, id)| id).collect();
+            let Some(odds) = attack_odds(s, hex, &ids) else {
+                continue;
+            };
+            let p = odds.attacker_wins;
             if worst.is_none_or(|(_, q)| p > q) {
                 worst = Some((e, p));
             }
@@ -221,31 +230,37 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
             .battle()
             .filter(|b| b.hex == hex)
             .map_or(active, |b| b.attacker);
-        let mut force = Force::default();
-        for u in s
-            .units_at(hex)
-            .filter(|u| u.owner == attacker && u.aboard.is_none())
-        {
-            force.add(u.kind);
-        }
-        // Before the battle starts, units that can still join it this turn count too:
-        // the first unit in is valued by the attack it begins.
-        if s.battle().is_none_or(|b| b.hex != hex) {
-            for u in s.units() {
-                if u.owner == attacker
-                    && u.kind.is_land()
-                    && u.aboard.is_none()
-                    && !u.done
-                    && !u.attacked
-                    && u.mp > 0
-                    && u.hex != hex
-                    && u.hex.distance(hex) <= u32::from(u.mp)
-                {
-                    force.add(u.kind);
-                }
-            }
-        }
-        let odds = attack_odds(s, hex, attacker, force);
+        let odds = if s.battle().is_some_and(|b| b.hex == hex) {
+            battle_odds(s, hex)
+        } else {
+            // Before the battle starts, units that can still join it this turn count
+            // too: the first unit in is valued by the attack it begins.
+            let mut joining: Vec<UnitId> = s
+                .units_at(hex)
+                .filter(|u| u.owner == attacker && u.aboard.is_none())
+                .map(|u| u.id)
+                .collect();
+            let land = s.terrain(hex).is_some_and(Terrain::is_land);
+            joining.extend(
+                s.units()
+                    .iter()
+                    .filter(|u| {
+                        land && u.owner == attacker
+                            && u.kind.is_land()
+                            && u.aboard.is_none()
+                            && !u.done
+                            && !u.attacked
+                            && u.mp > 0
+                            && u.hex != hex
+                            && u.hex.distance(hex) <= u32::from(u.mp)
+                    })
+                    .map(|u| u.id),
+            );
+            attack_odds(s, hex, &joining)
+        };
+        let Some(odds) = odds else {
+            continue;
+        };
         let defender = s
             .units_at(hex)
             .find(|u| u.owner != attacker && u.aboard.is_none())

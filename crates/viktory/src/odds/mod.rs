@@ -27,12 +27,15 @@ mod advice;
 mod model;
 mod spec;
 
+use std::collections::HashMap;
+
 use engine::Seat;
 use hexmap::Hex;
 use serde::{Deserialize, Serialize};
 
 pub use spec::{BattleSpec, SpecError, SpecUnit};
 
+use crate::options::Rules;
 use crate::rules::battle;
 use crate::rules::{battle_dice, bombard};
 use crate::state::{Battle, BattleStep, Hits, Viktory};
@@ -197,7 +200,19 @@ pub fn attack_odds_with(
     policy: Policy,
 ) -> Option<BattleOdds> {
     let first = state.unit(*attackers.first()?)?;
-    let attacker = first.owner;
+    let units = attack_roster(state, hex, first.owner, attackers)?;
+    fresh(state, hex, first.owner, &units, policy)
+}
+
+/// The units of a prospective attack by `attacker` on `hex` with their entry hexes (see
+/// [`attack_odds`]), those already waiting there to fight included; `None` when a unit
+/// is missing, belongs to someone else or cannot fight there.
+fn attack_roster<'s>(
+    state: &'s Viktory,
+    hex: Hex,
+    attacker: Seat,
+    attackers: &[UnitId],
+) -> Option<Vec<(&'s Unit, Option<Hex>)>> {
     let water = !state.terrain(hex)?.is_land();
     let mut units: Vec<(&Unit, Option<Hex>)> = Vec::with_capacity(attackers.len());
     for &id in attackers {
@@ -224,7 +239,7 @@ pub fn attack_odds_with(
             units.push((u, u.entered_from));
         }
     }
-    fresh(state, hex, attacker, &units, policy)
+    Some(units)
 }
 
 /// The odds of `shots` bombardments of `target` by the player whose turn it is, one
@@ -325,6 +340,89 @@ fn model(
     }
 }
 
+/// Everything the odds of a battle about to start depend on, besides the rules: the
+/// [`Model`]'s parts and the Overwatch dice the defender fires first. Equal keys under
+/// equal rules give equal odds, which is what [`OddsCache`] relies on.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct FreshKey {
+    field: battle_dice::Field,
+    attacker_hit_max: u8,
+    defender_hit_max: u8,
+    attackers: Roster,
+    defenders: Roster,
+    retreat: battle::RetreatWays,
+    policy: Policy,
+    overwatch: u8,
+}
+
+impl FreshKey {
+    /// The key of a battle `attacker` is about to start at `hex` with these units and
+    /// their entry hexes; `None` when there is nobody to fight.
+    fn new(
+        s: &Viktory,
+        hex: Hex,
+        attacker: Seat,
+        units: &[(&Unit, Option<Hex>)],
+        policy: Policy,
+    ) -> Option<FreshKey> {
+        let defender = defender_at(s, hex, attacker)?;
+        let water = !s.terrain(hex)?.is_land();
+        let attackers = roster(s, water, units);
+        let defending: Vec<(&Unit, Option<Hex>)> =
+            fighters(s, hex, defender).map(|u| (u, None)).collect();
+        let defenders = roster(s, water, &defending);
+        let a = attackers.counts();
+        if model::count(a) == 0 || (model::count(defenders.counts()) == 0 && s.town(hex).is_none())
+        {
+            return None;
+        }
+        let mut entries: Vec<Hex> = units.iter().filter_map(|&(_, from)| from).collect();
+        entries.sort();
+        entries.dedup();
+        let m = model(s, hex, attacker, defender, water, policy);
+        Some(FreshKey {
+            overwatch: battle_dice::overwatch_dice(
+                s,
+                hex,
+                attacker,
+                defender,
+                model::to_per_kind(a),
+                water,
+            ),
+            field: m.field,
+            attacker_hit_max: m.attacker_hit_max,
+            defender_hit_max: m.defender_hit_max,
+            attackers,
+            defenders,
+            retreat: battle::retreat_ways(s, attacker, &entries),
+            policy,
+        })
+    }
+
+    /// Solves the battle; `None` when it has more than `limit` states.
+    fn solve(&self, rules: &Rules, limit: usize) -> Option<BattleOdds> {
+        let m = Model {
+            rules,
+            field: self.field.clone(),
+            attacker_hit_max: self.attacker_hit_max,
+            defender_hit_max: self.defender_hit_max,
+            attackers: self.attackers.clone(),
+            defenders: self.defenders.clone(),
+            retreat: Some(self.retreat),
+            policy: self.policy,
+        };
+        let solver = Solver::with_limit(&m, limit)?;
+        let (a, d) = (m.attackers.counts(), m.defenders.counts());
+        let start = if self.overwatch > 0 {
+            let hits = solver.defender_hits(self.overwatch);
+            solver.overwatch(a, d, &hits)
+        } else {
+            solver.pre_battle_fresh(a, d)
+        };
+        Some(finish(&solver, &start, a, d))
+    }
+}
+
 /// A battle about to start with these attacking units and their entry hexes.
 fn fresh(
     s: &Viktory,
@@ -333,36 +431,60 @@ fn fresh(
     units: &[(&Unit, Option<Hex>)],
     policy: Policy,
 ) -> Option<BattleOdds> {
-    let defender = defender_at(s, hex, attacker)?;
-    let water = !s.terrain(hex)?.is_land();
-    let attackers = roster(s, water, units);
-    let defending: Vec<(&Unit, Option<Hex>)> =
-        fighters(s, hex, defender).map(|u| (u, None)).collect();
-    let defenders = roster(s, water, &defending);
-    let a = attackers.counts();
-    let d = defenders.counts();
-    if model::count(a) == 0 || (model::count(d) == 0 && s.town(hex).is_none()) {
-        return None;
+    FreshKey::new(s, hex, attacker, units, policy)?.solve(&s.rules, model::MAX_STATES)
+}
+
+/// A memo of [`attack_odds`] for programs that ask for the odds of many prospective
+/// attacks under one ruleset (the bots ask at every evaluation). Its answers are
+/// [`attack_odds`]'s, each distinct battle computed once: the memo is keyed by
+/// everything the odds depend on (the units' types, entry hexes and casualty order,
+/// the field's dice, the hit numbers, the retreat routes), not by the whole position.
+/// It forgets everything when the rules change or when it grows past its capacity.
+#[derive(Debug)]
+pub struct OddsCache {
+    rules: Option<Rules>,
+    limit: usize,
+    memo: HashMap<FreshKey, Option<BattleOdds>>,
+}
+
+impl OddsCache {
+    /// Battles remembered at most; past this the memo starts again.
+    const CAPACITY: usize = 50_000;
+
+    /// A memo that computes battles of at most `max_states` states (the two sides'
+    /// numbers of possible unit counts multiplied) and answers `None` for larger ones.
+    pub fn new(max_states: usize) -> OddsCache {
+        OddsCache {
+            rules: None,
+            limit: max_states,
+            memo: HashMap::new(),
+        }
     }
-    let mut entries: Vec<Hex> = units.iter().filter_map(|&(_, from)| from).collect();
-    entries.sort();
-    entries.dedup();
-    let m = Model {
-        attackers,
-        defenders,
-        retreat: Some(battle::retreat_ways(s, attacker, &entries)),
-        ..model(s, hex, attacker, defender, water, policy)
-    };
-    let solver = Solver::new(&m)?;
-    let overwatch =
-        battle_dice::overwatch_dice(s, hex, attacker, defender, model::to_per_kind(a), water);
-    let start = if overwatch > 0 {
-        let hits = solver.defender_hits(overwatch);
-        solver.overwatch(a, d, &hits)
-    } else {
-        solver.pre_battle_fresh(a, d)
-    };
-    Some(finish(&solver, &start, a, d))
+
+    /// [`attack_odds`], remembered; `None` also when the battle has more states than
+    /// this memo's limit.
+    pub fn attack_odds(
+        &mut self,
+        state: &Viktory,
+        hex: Hex,
+        attackers: &[UnitId],
+    ) -> Option<&BattleOdds> {
+        let first = state.unit(*attackers.first()?)?;
+        let units = attack_roster(state, hex, first.owner, attackers)?;
+        let key = FreshKey::new(state, hex, first.owner, &units, Policy::default())?;
+        if self.rules.as_ref() != Some(&state.rules) {
+            self.rules = Some(state.rules.clone());
+            self.memo.clear();
+        }
+        if self.memo.len() >= Self::CAPACITY && !self.memo.contains_key(&key) {
+            self.memo.clear();
+        }
+        let limit = self.limit;
+        self.memo
+            .entry(key)
+            .or_insert_with_key(|k| k.solve(&state.rules, limit))
+            .as_ref()
+    }
 }
 
 /// A battle in progress, from its current step on.

@@ -191,9 +191,14 @@ pub(crate) struct Solver<'m, 'r> {
 impl<'m, 'r> Solver<'m, 'r> {
     /// `None` when the battle has more states than [`MAX_STATES`].
     pub(crate) fn new(m: &'m Model<'r>) -> Option<Solver<'m, 'r>> {
+        Solver::with_limit(m, MAX_STATES)
+    }
+
+    /// `None` when the battle has more states than `limit`.
+    pub(crate) fn with_limit(m: &'m Model<'r>, limit: usize) -> Option<Solver<'m, 'r>> {
         let att = Radix::new(m.attackers.counts());
         let def = Radix::new(m.defenders.counts());
-        if att.len.saturating_mul(def.len) > MAX_STATES {
+        if att.len.saturating_mul(def.len) > limit.min(MAX_STATES) {
             return None;
         }
         let att_dice: Vec<u8> = (0..att.len)

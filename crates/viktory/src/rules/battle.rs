@@ -551,7 +551,7 @@ pub(crate) fn retreat_ways(s: &Viktory, attacker: Seat, entries: &[Hex]) -> Retr
 }
 
 /// The retreat routes open to an attacker (12.3 step 3), see [`retreat_ways`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct RetreatWays {
     /// A land hex some attacking unit entered from, free of enemy units.
     pub(crate) land_entry: bool,
