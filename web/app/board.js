@@ -171,15 +171,18 @@ function star(x, y, outer, inner) {
   return points.join(' ');
 }
 
-/** A stack: one counter per owner and kind, with a count. */
+/**
+ * A stack: one counter per owner and kind, with a count. Land units aboard frigates
+ * are not counters of the hex: each owner's cargo rides on his frigate counter as small
+ * counters of their own (a letter per kind and a count).
+ */
 function drawStack([x, y], stack, viewer, colorblind) {
+  const aboard = (u) => u.aboard !== undefined && u.aboard !== null;
   const groups = new Map();
-  for (const unit of stack) {
+  for (const unit of stack.filter((u) => !aboard(u))) {
     const k = `${unit.owner}:${unit.kind}`;
-    if (!groups.has(k)) groups.set(k, { owner: unit.owner, kind: unit.kind, n: 0, cargo: 0 });
-    const group = groups.get(k);
-    if (unit.aboard !== undefined && unit.aboard !== null) group.cargo += 1;
-    group.n += 1;
+    if (!groups.has(k)) groups.set(k, { owner: unit.owner, kind: unit.kind, n: 0 });
+    groups.get(k).n += 1;
   }
   const g = el('g', { class: 'stack' });
   const list = [...groups.values()];
@@ -191,10 +194,21 @@ function drawStack([x, y], stack, viewer, colorblind) {
     g.append(el('rect', { x: cx, y: y - 2, width: width - 1, height: 15, rx: 2, fill: color, stroke: '#111', 'stroke-width': 0.8 }));
     g.append(el('text', { x: cx + (width - 1) / 2, y: y + 9, class: 'unit-letter' }, UNIT_LETTERS[group.kind] || '?'));
     if (group.n > 1) g.append(el('text', { x: cx + (width - 1) / 2, y: y + 22, class: 'unit-count' }, `${group.n}`));
-    if (group.kind === 'frigate' && stack.some((u) => u.owner === group.owner && u.aboard !== undefined && u.aboard !== null)) {
-      // Cargo rides aboard: a small anchor mark above the frigate.
-      g.append(el('text', { x: cx + (width - 1) / 2, y: y - 5, class: 'unit-count' }, '\u2693'));
-    }
+    if (group.kind === 'frigate') g.append(drawCargo(cx + (width - 1) / 2, y - 3, stack.filter((u) => aboard(u) && u.owner === group.owner), color));
+  });
+  return g;
+}
+
+/** The land units aboard one owner's frigates in a hex, centred above the frigate counter at (x, y). */
+function drawCargo(x, y, cargo, color) {
+  const g = el('g', { class: 'cargo' });
+  const kinds = ['infantry', 'cavalry', 'artillery'].map((kind) => [kind, cargo.filter((u) => u.kind === kind).length]).filter(([, n]) => n > 0);
+  const width = 13;
+  const start = x - (kinds.length * width) / 2;
+  kinds.forEach(([kind, n], i) => {
+    const cx = start + i * width;
+    g.append(el('rect', { x: cx + 0.5, y: y - 10, width: width - 2, height: 10, rx: 1.5, fill: color, 'fill-opacity': 0.75, stroke: '#111', 'stroke-width': 0.6, 'stroke-dasharray': '1.5 1' }));
+    g.append(el('text', { x: cx + width / 2 - 0.5, y: y - 2.3, class: 'cargo-letter' }, `${n > 1 ? n : ''}${UNIT_LETTERS[kind]}`));
   });
   return g;
 }

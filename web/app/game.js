@@ -426,7 +426,7 @@ export async function showGame(app, id, linkToken) {
           log.prepend(h('li', { class: 'quiet' }, `${who} took back a move`));
           continue;
         }
-        for (const text of step.text) log.prepend(h('li', { 'data-index': String(step.index) }, withNames(text)));
+        for (const text of step.text) log.prepend(h('li', { 'data-index': String(step.index), 'data-raw': text }, withNames(text)));
         for (const e of step.events) {
           if (e.type === 'battle_started' || e.type === 'round_started') battleDice = [];
           else if (e.type === 'die_rolled' && e.purpose !== 'doomsday' && e.purpose !== 'bombard') battleDice.push(e);
@@ -434,7 +434,10 @@ export async function showGame(app, id, linkToken) {
       }
       if (!busy) refresh();
     } else if (message.type === 'seats') {
-      refresh();
+      // A player joined or left: the log's lines name them anew.
+      refresh().then(() => {
+        for (const li of log.querySelectorAll('li[data-raw]')) li.textContent = withNames(li.dataset.raw);
+      });
     } else if (message.type === 'message') {
       const m = message.message;
       const name = state.seats[m.seat] && (state.seats[m.seat].name || seatName(m.seat));

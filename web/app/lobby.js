@@ -72,25 +72,22 @@ function newGameForm(catalog, created, error) {
       seatsBox.append(h('div', { class: 'seat-row' }, h('span', {}, `${seatName(i)}: `), kind, ' ', name));
     }
   }
+  // Each option's control reads its value back; `controls` maps option names to them.
+  let controls = new Map();
   function fillOptions() {
+    controls = new Map();
     optionsBox.replaceChildren(h('summary', {}, 'Options'));
-    const more = h('details', { class: 'more-options' }, h('summary', {}, 'More options (values in JSON: a number, null, a list)'));
+    const settings = h('fieldset', { class: 'settings' }, h('legend', {}, 'Settings'));
+    const advanced = h('details', { class: 'more-options' }, h('summary', {}, 'Advanced settings (values in JSON)'));
     // The number of players has its own field above.
     for (const option of preset().options.filter((o) => o.name !== 'players')) {
-      if (typeof option.default !== 'boolean') {
-        const id = `option-${option.name}`;
-        const input = h('input', { id, name: option.name, value: JSON.stringify(option.default), size: 24 });
-        more.append(h('div', { class: 'option' }, h('label', { for: id }, option.name.replaceAll('_', ' ')), ' ', input,
-          h('small', {}, ` \u2014 ${option.description}`)));
-        continue;
-      }
-      const id = `option-${option.name}`;
-      const box = h('input', { type: 'checkbox', id, name: option.name, checked: option.default });
-      optionsBox.append(h('div', { class: 'option' }, box, ' ',
-        h('label', { for: id }, option.name.replaceAll('_', ' ')),
-        h('small', {}, ` \u2014 ${option.description}`)));
+      const control = optionControl(option);
+      controls.set(option.name, control);
+      const kind = option.kind || 'json';
+      (kind === 'bool' ? optionsBox : kind === 'json' ? advanced : settings).append(control.row);
     }
-    optionsBox.append(more);
+    if (settings.children.length > 1) optionsBox.append(settings);
+    if (advanced.children.length > 1) optionsBox.append(advanced);
   }
   gameSelect.addEventListener('change', fillPresets);
   presetSelect.addEventListener('change', fillPlayers);
@@ -109,18 +106,13 @@ function newGameForm(catalog, created, error) {
       else seatSpecs.push({ name: i === 0 || hotSeat.checked ? (name || seatName(i)) : (name || undefined) });
     }
     const options = {};
-    for (const option of preset().options.filter((o) => o.name !== 'players')) {
-      const input = document.getElementById(`option-${option.name}`);
-      if (typeof option.default === 'boolean') {
-        if (input.checked !== option.default) options[option.name] = input.checked;
-      } else if (input.value.trim() !== JSON.stringify(option.default)) {
-        try {
-          options[option.name] = JSON.parse(input.value);
-        } catch {
-          error.textContent = `Option ${option.name}: ${input.value} is not a JSON value (a number, null, "text", [a, list])`;
-          return;
-        }
+    for (const [name, control] of controls) {
+      const read = control.read();
+      if (read.error) {
+        error.textContent = `Option ${name.replaceAll('_', ' ')}: ${read.error}`;
+        return;
       }
+      if (JSON.stringify(read.value) !== JSON.stringify(control.option.default)) options[name] = read.value;
     }
     try {
       const game = await api.create({ game: gameSelect.value, preset: presetSelect.value, options, seats: seatSpecs });
@@ -130,6 +122,62 @@ function newGameForm(catalog, created, error) {
     }
   }
   return form;
+}
+
+const label = (text) => String(text).replaceAll('_', ' ');
+
+/**
+ * The form control of one option, by its kind (from the server's catalog): a checkbox,
+ * a number, a number or nothing, one choice, several choices, or JSON text. Returns
+ * `{row, read, option}`; `read()` gives `{value}` or `{error}`.
+ */
+function optionControl(option) {
+  const id = `option-${option.name}`;
+  const description = h('small', {}, ` \u2014 ${option.description}`);
+  const name = h('label', { for: id }, label(option.name));
+  switch (option.kind) {
+    case 'bool': {
+      const box = h('input', { type: 'checkbox', id, name: option.name, checked: option.default });
+      return { option, row: h('div', { class: 'option' }, box, ' ', name, description), read: () => ({ value: box.checked }) };
+    }
+    case 'number':
+    case 'number_or_none': {
+      const none = option.kind === 'number_or_none';
+      const input = h('input', { type: 'number', id, name: option.name, min: 0, step: 1, value: option.default === null ? '' : String(option.default), placeholder: none ? 'none' : '' });
+      const read = () => {
+        const text = input.value.trim();
+        if (text === '' && none) return { value: null };
+        const n = Number(text);
+        return text !== '' && Number.isInteger(n) && n >= 0 ? { value: n } : { error: `${text || 'nothing'} is not a whole number${none ? ' (leave it empty for none)' : ''}` };
+      };
+      return { option, row: h('div', { class: 'option' }, name, ' ', input, description), read };
+    }
+    case 'choice': {
+      const select = h('select', { id, name: option.name }, option.choices.map((c) => h('option', { value: c }, label(c))));
+      select.value = option.default;
+      return { option, row: h('div', { class: 'option' }, name, ' ', select, description), read: () => ({ value: select.value }) };
+    }
+    case 'choices': {
+      const boxes = option.choices.map((c, i) => {
+        const box = h('input', { type: 'checkbox', id: `${id}-${i}`, name: option.name, value: c, checked: option.default.includes(c) });
+        return h('span', { class: 'choice' }, box, ' ', h('label', { for: `${id}-${i}` }, label(c)), ' ');
+      });
+      const group = h('fieldset', { class: 'option choices', id }, h('legend', {}, label(option.name)), description, h('div', {}, boxes));
+      const read = () => ({ value: option.choices.filter((c, i) => boxes[i].querySelector('input').checked) });
+      return { option, row: group, read };
+    }
+    default: {
+      const input = h('input', { id, name: option.name, value: JSON.stringify(option.default), size: 24 });
+      const read = () => {
+        try {
+          return { value: JSON.parse(input.value) };
+        } catch {
+          return { error: `${input.value} is not a JSON value (a number, null, "text", {"an": "object"})` };
+        }
+      };
+      return { option, row: h('div', { class: 'option' }, name, ' ', input, description), read };
+    }
+  }
 }
 
 function showCreated(game, created, hotSeat) {

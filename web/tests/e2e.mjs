@@ -154,8 +154,11 @@ async function vsBot(browser, base) {
   await page.selectOption('#preset', 'classic');
   await page.fill('input[name="name-0"]', 'Ann');
   await page.click('details.options > summary');
-  await page.click('details.more-options > summary');
+  // Settings have controls of their kind: a number, a list of victory conditions.
   await page.fill('#option-max_turns', '30');
+  check(await page.locator('#option-max_turns[type="number"]').count() === 1, 'max turns is a number field');
+  check(await page.locator('#option-victory input[value="standard_conquest"]').isChecked(), 'the preset\'s victory condition is ticked');
+  check(await page.locator('select#option-suppression option').count() === 3, 'suppression offers its three choices');
   await page.screenshot({ path: path.join(shots, '01-lobby.png') });
   await page.click('button[type="submit"]');
   await page.waitForSelector('a.button.primary', { timeout: 5000 }).catch(async () => {
@@ -165,7 +168,7 @@ async function vsBot(browser, base) {
   await ready(page);
   const gameId = new URL(page.url()).pathname.split('/').pop();
   const summary = await api(base, 'GET', `/api/games/${gameId}`);
-  check(summary.options && summary.options.max_turns === 30, `the form's JSON option reached the game: ${JSON.stringify(summary.options)}`);
+  check(summary.options && summary.options.max_turns === 30 && Object.keys(summary.options).length === 1, `the form's options reached the game (and only the changed one): ${JSON.stringify(summary.options)}`);
   await page.screenshot({ path: path.join(shots, '02-game-start.png') });
   let acted = 0;
   let reloaded = false;

@@ -58,10 +58,8 @@ impl Game for Avl {
             max_players: 2,
             options: Options::describe()
                 .into_iter()
-                .map(|(name, description)| OptionInfo {
-                    name: name.into(),
-                    description: description.into(),
-                    default: serde_json::Value::Bool(false),
+                .map(|(name, description)| {
+                    OptionInfo::new(name, description, serde_json::Value::Bool(false))
                 })
                 .collect(),
         }]

@@ -23,7 +23,8 @@ pub struct Preset {
     pub options: Vec<OptionInfo>,
 }
 
-/// One option of a game: its name, meaning and default value in a preset.
+/// One option of a game: its name, meaning and default value in a preset, and what
+/// values it takes, so that a form can offer the right control for it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OptionInfo {
     /// Name used on the wire (`"auto_casualties"`).
@@ -32,6 +33,62 @@ pub struct OptionInfo {
     pub description: String,
     /// The preset's value, as JSON (a bool, a number, a string or an object).
     pub default: serde_json::Value,
+    /// What kind of value the option takes.
+    #[serde(default)]
+    pub kind: OptionKind,
+    /// The values allowed, for [`OptionKind::Choice`] (one of them) and
+    /// [`OptionKind::Choices`] (a list of them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<serde_json::Value>,
+}
+
+/// The kind of value an option takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OptionKind {
+    /// Any JSON value the game documents (an object, say).
+    #[default]
+    Json,
+    /// `true` or `false`.
+    Bool,
+    /// A whole number.
+    Number,
+    /// A whole number, or `null` for none.
+    NumberOrNone,
+    /// One of the [`OptionInfo::choices`].
+    Choice,
+    /// A list of distinct [`OptionInfo::choices`].
+    Choices,
+}
+
+impl OptionInfo {
+    /// An option whose kind is read off its default: a bool, a number, or JSON.
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        default: serde_json::Value,
+    ) -> OptionInfo {
+        let kind = match &default {
+            serde_json::Value::Bool(_) => OptionKind::Bool,
+            serde_json::Value::Number(_) => OptionKind::Number,
+            _ => OptionKind::Json,
+        };
+        OptionInfo {
+            name: name.into(),
+            description: description.into(),
+            default,
+            kind,
+            choices: Vec::new(),
+        }
+    }
+
+    /// The same option, of kind `kind` with the allowed values `choices`.
+    #[must_use]
+    pub fn with_kind(mut self, kind: OptionKind, choices: Vec<serde_json::Value>) -> OptionInfo {
+        self.kind = kind;
+        self.choices = choices;
+        self
+    }
 }
 
 /// A request to start a game from a preset, with option overrides.

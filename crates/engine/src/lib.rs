@@ -21,7 +21,7 @@ mod rng;
 mod seat;
 pub mod toy;
 
-pub use game::{Game, NewGame, OptionInfo, Preset};
+pub use game::{Game, NewGame, OptionInfo, OptionKind, Preset};
 pub use perft::{perft, playout};
 pub use problem::{Problem, RuleViolation, SetupErrors};
 pub use record::{

@@ -295,13 +295,11 @@ impl Game for DiceRace {
             description: "Two pawns, one hidden trap each, a strip of 10 hexes.".into(),
             min_players: 2,
             max_players: 2,
-            options: vec![OptionInfo {
-                name: "length".into(),
-                description: format!(
-                    "Number of cells on the strip ({MIN_LENGTH} to {MAX_LENGTH})."
-                ),
-                default: DEFAULT_LENGTH.into(),
-            }],
+            options: vec![OptionInfo::new(
+                "length",
+                format!("Number of cells on the strip ({MIN_LENGTH} to {MAX_LENGTH})."),
+                DEFAULT_LENGTH.into(),
+            )],
         }]
     }
 

@@ -4,7 +4,7 @@
 //! [`Rules`] by name, so every option is one JSON field away. Nothing in the rules
 //! modules hard-codes a number that a ruleset or option can change.
 
-use engine::{NewGame, OptionInfo, Preset, Problem, SetupErrors};
+use engine::{NewGame, OptionInfo, OptionKind, Preset, Problem, SetupErrors};
 use serde::{Deserialize, Serialize};
 
 use crate::board::{TileBank, default_side};
@@ -86,6 +86,48 @@ pub struct CityUnits {
     pub forest: UnitKind,
     /// Mountain city.
     pub mountain: UnitKind,
+}
+
+/// The options that are not plain yes/no or number options: their kind and, for
+/// choices, every value allowed (for the lobby's form).
+fn option_kind(name: &str) -> Option<(OptionKind, Vec<serde_json::Value>)> {
+    fn values<T: Serialize>(all: &[T]) -> Vec<serde_json::Value> {
+        all.iter()
+            .map(|v| serde_json::to_value(v).expect("options serialise"))
+            .collect()
+    }
+    Some(match name {
+        "suppression" => (
+            OptionKind::Choice,
+            values(&[
+                Suppression::None,
+                Suppression::Classic,
+                Suppression::Clarified,
+            ]),
+        ),
+        "retreat" => (
+            OptionKind::Choice,
+            values(&[Retreat::Split, Retreat::OneHexNoFrigate]),
+        ),
+        "lost_capital" => (
+            OptionKind::Choice,
+            values(&[LostCapital::CitiesAsTowns, LostCapital::NoPlacement]),
+        ),
+        "victory" => (
+            OptionKind::Choices,
+            values(&[
+                Victory::StandardConquest,
+                Victory::SubjugationConquest,
+                Victory::ShorterConquest,
+                Victory::RaceForDominance,
+                Victory::DoomsdayClock,
+                Victory::QuickerVictory,
+                Victory::TwoVassals,
+            ]),
+        ),
+        "max_turns" | "quick_victory_points" => (OptionKind::NumberOrNone, vec![]),
+        _ => return None,
+    })
 }
 
 /// Every rule parameter and option. Field names are the option names on the wire.
@@ -712,10 +754,12 @@ impl Rules {
             let json = serde_json::to_value(&rules).expect("rules serialise");
             let options = OPTION_TEXTS
                 .iter()
-                .map(|(name, text)| OptionInfo {
-                    name: (*name).to_owned(),
-                    description: (*text).to_owned(),
-                    default: json[*name].clone(),
+                .map(|&(name, text)| {
+                    let info = OptionInfo::new(name, text, json[name].clone());
+                    match option_kind(name) {
+                        Some((kind, choices)) => info.with_kind(kind, choices),
+                        None => info,
+                    }
                 })
                 .collect();
             Preset {

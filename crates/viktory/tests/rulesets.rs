@@ -348,3 +348,49 @@ fn r3_board_too_small_for_the_players() {
     assert!(new_game("expansion", 8, r#"{"board_side": 9}"#).is_ok());
     assert!(new_game("classic", 2, r#"{"board_side": 4}"#).is_ok());
 }
+
+/// The lobby's form is built from the presets' option kinds: every default fits its
+/// kind, and every value a choice offers is accepted when a game is created with it.
+#[test]
+fn every_option_kind_fits_its_values() {
+    use engine::OptionKind;
+    for preset in Viktory::presets() {
+        let players = preset.min_players;
+        for o in &preset.options {
+            let d = &o.default;
+            let fits = match o.kind {
+                OptionKind::Bool => d.is_boolean(),
+                OptionKind::Number => d.is_u64(),
+                OptionKind::NumberOrNone => d.is_null() || d.is_u64(),
+                OptionKind::Choice => o.choices.contains(d),
+                OptionKind::Choices => d
+                    .as_array()
+                    .is_some_and(|v| v.iter().all(|x| o.choices.contains(x))),
+                OptionKind::Json => d.is_object() || d.is_null(),
+            };
+            assert!(
+                fits,
+                "{} {}: {:?} is not a {:?}",
+                preset.name, o.name, d, o.kind
+            );
+            assert_eq!(
+                o.choices.is_empty(),
+                !matches!(o.kind, OptionKind::Choice | OptionKind::Choices),
+                "{} {}",
+                preset.name,
+                o.name
+            );
+            if o.kind == OptionKind::Choice {
+                for c in &o.choices {
+                    let options = serde_json::json!({ o.name.clone(): c.clone() }).to_string();
+                    assert!(
+                        new_game(&preset.name, players, &options).is_ok(),
+                        "{} {} = {c}",
+                        preset.name,
+                        o.name
+                    );
+                }
+            }
+        }
+    }
+}
