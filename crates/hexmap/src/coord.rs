@@ -225,6 +225,26 @@ impl Hex {
         out
     }
 
+    /// The first hex after `self` on [`line_to`](Hex::line_to) `other` (`self` itself
+    /// when they are the same hex), without building the line.
+    ///
+    /// ```
+    /// use hexmap::Hex;
+    ///
+    /// assert_eq!(Hex::ORIGIN.step_towards(Hex::new(2, -1)), Hex::new(1, 0));
+    /// ```
+    pub fn step_towards(self, other: Hex) -> Hex {
+        let n = self.distance(other);
+        if n <= 1 {
+            return other;
+        }
+        // The same nudged interpolation as `line_to`, at its first step.
+        let (aq, ar) = (f64::from(self.q) + 1e-6, f64::from(self.r) + 2e-6);
+        let (bq, br) = (f64::from(other.q) + 1e-6, f64::from(other.r) + 2e-6);
+        let t = 1.0 / f64::from(n);
+        cube_round(aq + (bq - aq) * t, ar + (br - ar) * t)
+    }
+
     /// The hexes adjacent to both `self` and `other`, sorted in reading order.
     ///
     /// For adjacent hexes there are two; for hexes two apart there are one (when they lie

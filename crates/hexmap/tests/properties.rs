@@ -118,6 +118,8 @@ proptest! {
         let mut back = b.line_to(a);
         back.reverse();
         prop_assert_eq!(back, line);
+        // Its first step, without the line.
+        prop_assert_eq!(a.step_towards(b), line.get(1).copied().unwrap_or(a));
     }
 
     #[test]

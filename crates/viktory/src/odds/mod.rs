@@ -28,6 +28,7 @@ mod model;
 mod spec;
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use engine::Seat;
 use hexmap::Hex;
@@ -230,7 +231,7 @@ fn attack_roster<'s>(
         } else if u.hex == hex {
             None
         } else {
-            hex.line_to(u.hex).get(1).copied()
+            Some(hex.step_towards(u.hex))
         };
         units.push((u, from));
     }
@@ -307,7 +308,11 @@ fn roster(s: &Viktory, water: bool, units: &[(&Unit, Option<Hex>)]) -> Roster {
         .iter()
         .filter(|(u, _)| (u.kind == UnitKind::Frigate) == water)
         .map(|&(u, from)| {
-            let cargo = s.units.iter().filter(|c| c.aboard == Some(u.id)).count();
+            let cargo = if u.kind == UnitKind::Frigate {
+                s.units.iter().filter(|c| c.aboard == Some(u.id)).count()
+            } else {
+                0
+            };
             (u.kind, cargo, u.id, from)
         })
         .collect();
@@ -444,7 +449,48 @@ fn fresh(
 pub struct OddsCache {
     rules: Option<Rules>,
     limit: usize,
-    memo: HashMap<FreshKey, Option<BattleOdds>>,
+    memo: HashMap<FreshKey, Option<BattleOdds>, BuildHasherDefault<KeyHasher>>,
+}
+
+/// A multiplicative hasher for the memo's keys: they describe battles a program asks
+/// about, not input chosen to collide, and `SipHash` took a tenth of a bot's search.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7cc1_b727_220a_95);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_i32(&mut self, n: i32) {
+        self.write_u64(u64::from(n as u32));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
 }
 
 impl OddsCache {
@@ -457,7 +503,7 @@ impl OddsCache {
         OddsCache {
             rules: None,
             limit: max_states,
-            memo: HashMap::new(),
+            memo: HashMap::default(),
         }
     }
 
