@@ -96,6 +96,9 @@ export async function showGame(app, id, linkToken) {
 
   let state = null;
   let currentEntries = [];
+  // Every unit this page has seen, by id: {kind, owner}. Ids are never reused, so log
+  // lines about a unit can name it ("Ann's cavalry #3") after it has left the map.
+  const unitsSeen = new Map();
   // The battle dice of the current round, from the events: {seat, purpose, value}.
   let battleDice = [];
   let selected = null;
@@ -135,8 +138,19 @@ export async function showGame(app, id, linkToken) {
     curtain.querySelector('button').focus();
   }
 
+  /** "#3" in an engine text, named: "Ann's cavalry #3" (unless the text names the kind already). */
+  function nameUnits(text) {
+    const names = state ? state.seats.map((x) => x.name || seatName(x.seat)) : [];
+    return (text || '').replace(/(?<!(?:infantry|cavalry|artillery|frigate) )#(\d+)/g, (m, n) => {
+      const u = unitsSeen.get(Number(n));
+      if (!u) return m;
+      return u.owner !== undefined && names[u.owner] ? `${names[u.owner]}\u2019s ${u.kind} ${m}` : `${u.kind} ${m}`;
+    });
+  }
+
   function render() {
     const view = state.view;
+    for (const u of view.position.units) unitsSeen.set(u.id, { kind: u.kind, owner: u.owner });
     const position = view.position;
     const turn = position.turn;
     const you = state.you;
@@ -269,9 +283,8 @@ export async function showGame(app, id, linkToken) {
     const legal = state.legal || [];
     const texts = state.legal_text || [];
     const unitsById = new Map(view.position.units.map((u) => [u.id, u.hex]));
-    const kinds = new Map(view.position.units.map((u) => [u.id, u.kind]));
-    // "lose #3" reads better as "lose cavalry #3".
-    const named = (text) => (text || '').replace(/#(\d+)/g, (m, n) => (kinds.has(Number(n)) ? `${kinds.get(Number(n))} ${m}` : m));
+    // "lose #3" reads better as "lose Ann's cavalry #3".
+    const named = nameUnits;
     const advised = new Map(((state.advice && state.advice.battles) || []).filter((o) => !o.started).map((o) => [key(o.hex), o]));
     const withOdds = (action, text) => (action.type === 'fight' && advised.has(key(action.hex)) ? `${text} (wins ${pct(advised.get(key(action.hex)).attacker_wins)})` : text);
     const entries = legal.map((action, i) => ({ action, text: withOdds(action, named(texts[i])), ...ends(action, unitsById) }));
@@ -412,7 +425,7 @@ export async function showGame(app, id, linkToken) {
   // The log from the start, then live.
   const [, token] = currentToken(null);
   // The engine says "Seat 2"; the table knows names.
-  const withNames = (text) => text.replace(/\bSeat (\d+)\b/g, (m, n) => {
+  const withNames = (text) => nameUnits(text).replace(/\bSeat (\d+)\b/g, (m, n) => {
     const seat = state.seats[Number(n) - 1];
     return seat && seat.name ? seat.name : m;
   });
@@ -425,6 +438,9 @@ export async function showGame(app, id, linkToken) {
           const who = step.by.seat !== undefined ? (state.seats[step.by.seat].name || seatName(step.by.seat)) : 'Someone';
           log.prepend(h('li', { class: 'quiet' }, `${who} took back a move`));
           continue;
+        }
+        for (const e of step.events) {
+          if (e.unit !== undefined && e.kind && e.seat !== undefined) unitsSeen.set(e.unit, { kind: e.kind, owner: e.seat });
         }
         for (const text of step.text) log.prepend(h('li', { 'data-index': String(step.index), 'data-raw': text }, withNames(text)));
         for (const e of step.events) {

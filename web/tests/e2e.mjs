@@ -66,8 +66,9 @@ async function ready(page) {
   await page.waitForSelector('.status strong', { timeout: 15000 });
 }
 
-/** Plays one decision through the UI if it is this page's move; returns false if not. */
-async function playOne(page, n) {
+/** Plays one decision through the UI if it is this page's move; returns false if not.
+ *  `prefer`: patterns of action texts to play first when the page offers one. */
+async function playOne(page, n, prefer) {
   await ready(page);
   const mine = await page.locator('.banner.mine').count();
   if (!mine) return false;
@@ -75,7 +76,19 @@ async function playOne(page, n) {
   const sources = page.locator('g.hex:has(polygon.source)');
   const general = page.locator('.general button');
   const before = await page.locator('.status').getAttribute('data-version');
-  if (n % 3 === 0 && (await targets.count())) {
+  // A kind of action the test still wants to see played, when the page offers one.
+  let wanted = null;
+  for (const re of prefer || []) {
+    const found = page.locator('.action-list button', { hasText: re });
+    if (await found.count()) {
+      wanted = found;
+      break;
+    }
+  }
+  if (wanted) {
+    await page.locator('.action-list').first().evaluate((el) => { const d = el.closest('details'); if (d) d.open = true; });
+    await wanted.first().click();
+  } else if (n % 3 === 0 && (await targets.count())) {
     await targets.nth(n % (await targets.count())).click();
   } else if (n % 3 === 1 && (await sources.count())) {
     await sources.nth(n % (await sources.count())).click();
@@ -172,8 +185,17 @@ async function vsBot(browser, base) {
   await page.screenshot({ path: path.join(shots, '02-game-start.png') });
   let acted = 0;
   let reloaded = false;
-  for (let n = 0; n < 400 && (await turnNumber(page)) < 4; n += 1) {
-    if (await playOne(page, n)) acted += 1;
+  // Ann must build, move and place reserves through the page: actions of a kind not
+  // yet played are preferred, one decision in two, until the log shows each.
+  const played = { build: /Ann builds a (town|city)/, move: /Ann’s \w+ #\d+ (moves|takes the road)/, place: /Ann places \w+ #\d+/ };
+  const missing = async () => {
+    const text = await page.locator('.log').textContent();
+    return Object.entries(played).filter(([, re]) => !re.test(text)).map(([k]) => k);
+  };
+  const wants = { build: /^(build a town|upgrade \S+ to a city)/, move: /^move Ann’s/, place: /^place a /u };
+  for (let n = 0; n < 600 && ((await turnNumber(page)) < 4 || ((await missing()).length && (await turnNumber(page)) < 9)); n += 1) {
+    const still = n % 2 === 0 ? await missing() : [];
+    if (await playOne(page, n, still.map((k) => wants[k]))) acted += 1;
     else await page.waitForTimeout(100);
     if (!reloaded && (await turnNumber(page)) >= 2) {
       await page.screenshot({ path: path.join(shots, '03-turn-2.png') });
@@ -189,6 +211,7 @@ async function vsBot(browser, base) {
   const log = await page.locator('.log li').count();
   check(log > 10, `the log shows the events (${log})`);
   check((await page.locator('.log').textContent()).includes('Ann '), 'the log names players by name');
+  check((await missing()).length === 0, `Ann built, moved and placed reserves through the page (missing: ${(await missing()).join(', ')})`);
   await accessible(page, 'game');
   // On the player's own move the page holds still (no bot move re-renders it).
   await page.waitForSelector('.banner.mine', { timeout: 15000 });
@@ -342,7 +365,7 @@ async function battle(browser, base) {
       sawOdds = sawOdds || (panels.length > 0 && panels.every((t) => !t));
       if (!(await page.locator('.banner.mine').count())) break;
       const version = await page.locator('.status').getAttribute('data-version');
-      const lose = page.locator('.action-list button', { hasText: /^lose (infantry|cavalry) #/ });
+      const lose = page.locator('.action-list button', { hasText: /^lose Ann’s (infantry|cavalry) #/ });
       const fight = page.locator('g.hex[data-hex="2,0"]:has(polygon.target)');
       if (panels.length) {
         fought = true;
