@@ -233,6 +233,7 @@ impl Hex {
     ///
     /// assert_eq!(Hex::ORIGIN.step_towards(Hex::new(2, -1)), Hex::new(1, 0));
     /// ```
+    #[must_use]
     pub fn step_towards(self, other: Hex) -> Hex {
         let n = self.distance(other);
         if n <= 1 {

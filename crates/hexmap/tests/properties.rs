@@ -117,7 +117,7 @@ proptest! {
         // The nudge is the same at both ends, so a line and its reverse agree.
         let mut back = b.line_to(a);
         back.reverse();
-        prop_assert_eq!(back, line);
+        prop_assert_eq!(&back, &line);
         // Its first step, without the line.
         prop_assert_eq!(a.step_towards(b), line.get(1).copied().unwrap_or(a));
     }

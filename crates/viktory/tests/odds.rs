@@ -639,3 +639,67 @@ fn attack_odds_before_and_after_moving() {
     assert!(odds::attack_odds(&start, h(1, 0), &[]).is_none());
     assert!(odds::battle_odds(&start, h(1, 0)).is_none());
 }
+
+/// `OddsCache` answers exactly what `attack_odds` answers, over the positions of random
+/// games (one memo for all of them, so a stale entry would show): at every movement
+/// decision, for every town, the units of each other player within two hexes attack it.
+#[test]
+fn the_odds_cache_agrees_with_attack_odds() {
+    // No limit below the engine's own: every battle is answered.
+    let mut cache = odds::OddsCache::new(usize::MAX);
+    let mut asked = 0;
+    let mut remembered = 0;
+    for (preset, players, seed) in [("classic", 2, 1), ("classic", 3, 2), ("online", 2, 3)] {
+        let setup = Viktory::new_setup(&engine::NewGame {
+            preset: Some(preset.into()),
+            players: Some(players),
+            ..Default::default()
+        })
+        .unwrap();
+        let mut s = Viktory::from_setup(&setup).unwrap();
+        let mut rng = GameRng::from_u64(seed);
+        for _ in 0..1_500 {
+            match s.to_move() {
+                ToMove::Over(_) => break,
+                ToMove::Chance => {
+                    let a = s.sample_chance(&mut rng);
+                    s.apply_unchecked(a);
+                    continue;
+                }
+                ToMove::Seat(_) => {}
+            }
+            if s.turn().stage == Stage::Move && s.battle().is_none() {
+                for (hex, town) in s.towns().collect::<Vec<_>>() {
+                    for p in 0..players {
+                        let ids: Vec<UnitId> = s
+                            .units()
+                            .iter()
+                            .filter(|u| {
+                                u.owner == Seat(p)
+                                    && u.owner != town.owner
+                                    && u.kind.is_land()
+                                    && u.aboard.is_none()
+                                    && (1..=2).contains(&u.hex.distance(hex))
+                            })
+                            .map(|u| u.id)
+                            .collect();
+                        if ids.is_empty() {
+                            continue;
+                        }
+                        let exact = odds::attack_odds(&s, hex, &ids);
+                        assert_eq!(cache.attack_odds(&s, hex, &ids), exact.as_ref());
+                        asked += 1;
+                        remembered += usize::from(exact.is_some());
+                    }
+                }
+            }
+            let legal = s.legal_actions();
+            let a = legal[rng.below(legal.len() as u32) as usize];
+            s.apply_unchecked(a);
+        }
+    }
+    assert!(
+        asked > 100 && remembered > 50,
+        "{asked} asked, {remembered} answered"
+    );
+}
