@@ -14,6 +14,7 @@ pub mod action;
 pub mod apply;
 pub mod check;
 pub mod crt;
+pub mod display;
 pub mod error;
 pub mod event;
 pub mod legal;
@@ -36,9 +37,27 @@ pub use view::View;
 
 use engine::{Game, GameRng, NewGame, OptionInfo, Preset, Problem, Seat, SetupErrors, ToMove};
 
-/// The small scenario bundled until the campaign reconstruction lands: the test map of
-/// `tests/data/test.toml` (made up, not the campaign).
+/// The bundled campaign (preset `campaign`, the default): hexwar's own reconstruction
+/// of Ukraine, December 1942 – March 1943 (R-20, docs/avl-campaign.md).
+pub const CAMPAIGN_SCENARIO: &str = include_str!("../../../data/avl/campaign.toml");
+
+/// A small made-up scenario to learn the rules on (preset `demo`): the test map of
+/// `tests/data/test.toml`, not the campaign.
 pub const DEMO_SCENARIO: &str = include_str!("../tests/data/test.toml");
+
+/// The presets: their names, descriptions and scenario files, the default first.
+const PRESETS: [(&str, &str, &str); 2] = [
+    (
+        "campaign",
+        "A Victory Lost: the campaign, Ukraine, December 1942 to March 1943, on hexwar's own reconstruction of the map and the armies; the 15.0 play balance options off",
+        CAMPAIGN_SCENARIO,
+    ),
+    (
+        "demo",
+        "A small made-up map with a few units, to learn the rules in a short game",
+        DEMO_SCENARIO,
+    ),
+];
 
 impl Game for Avl {
     type Setup = Setup;
@@ -50,29 +69,32 @@ impl Game for Avl {
     const NAME: &'static str = "avl";
 
     fn presets() -> Vec<Preset> {
-        vec![Preset {
-            name: "standard".into(),
-            description:
-                "A Victory Lost with the bundled scenario; the 15.0 play balance options off".into(),
-            min_players: 2,
-            max_players: 2,
-            options: Options::describe()
-                .into_iter()
-                .map(|(name, description)| {
-                    OptionInfo::new(name, description, serde_json::Value::Bool(false))
-                })
-                .collect(),
-        }]
+        PRESETS
+            .iter()
+            .map(|&(name, description, _)| Preset {
+                name: name.into(),
+                description: description.into(),
+                min_players: 2,
+                max_players: 2,
+                options: Options::describe()
+                    .into_iter()
+                    .map(|(name, description)| {
+                        OptionInfo::new(name, description, serde_json::Value::Bool(false))
+                    })
+                    .collect(),
+            })
+            .collect()
     }
 
     fn new_setup(request: &NewGame) -> Result<Setup, SetupErrors> {
         let mut problems = Vec::new();
-        if request.preset.as_deref().is_some_and(|p| p != "standard") {
-            problems.push(Problem::new(
+        let preset = request.preset.as_deref().unwrap_or(PRESETS[0].0);
+        let Some(&(_, _, file)) = PRESETS.iter().find(|(name, _, _)| *name == preset) else {
+            return Err(SetupErrors(vec![Problem::new(
                 "unknown_preset",
-                "the only preset is \"standard\"",
-            ));
-        }
+                format!("there is no preset {preset:?}; the presets are \"campaign\" and \"demo\""),
+            )]));
+        };
         if request.players.is_some_and(|n| n != 2) {
             problems.push(Problem::new("players", "A Victory Lost is for two players"));
         }
@@ -96,7 +118,7 @@ impl Game for Avl {
         }
         let options: Options =
             serde_json::from_value(serde_json::Value::Object(options)).unwrap_or_default();
-        let scenario = Scenario::from_toml(DEMO_SCENARIO)
+        let scenario = Scenario::from_toml(file)
             .map_err(|ps| SetupErrors(ps.iter().map(ScenarioProblem::to_problem).collect()))?;
         if problems.is_empty() {
             Ok(Setup {
@@ -169,12 +191,20 @@ impl Game for Avl {
         })
     }
 
+    fn board(&self) -> serde_json::Value {
+        serde_json::to_value(display::board(&self.rules)).unwrap_or(serde_json::Value::Null)
+    }
+
     fn to_setup(&self) -> Setup {
         Avl::to_setup(self)
     }
 
     fn describe_action(&self, action: &Action) -> String {
         describe(self, action)
+    }
+
+    fn describe_event(&self, event: &Event) -> String {
+        describe_event(self, event)
     }
 }
 
@@ -222,5 +252,137 @@ fn describe(s: &Avl, action: &Action) -> String {
         Action::EndCombat => "end combat".into(),
         Action::Relocate { hq, to } => format!("relocate {} to {}", name(hq), hex(to)),
         Action::Place { piece, to } => format!("place {} at {}", name(piece), hex(to)),
+    }
+}
+
+/// An event for people, with unit IDs, `XXYY` hex numbers and city names.
+fn describe_event(s: &Avl, event: &Event) -> String {
+    let name = |p: PieceId| {
+        if usize::from(p.0) < s.piece_count() {
+            s.name(p)
+        } else {
+            p.to_string()
+        }
+    };
+    let names = |ps: &[PieceId]| ps.iter().map(|&p| name(p)).collect::<Vec<_>>().join(", ");
+    let hex = |h: hexmap::Hex| s.map().label(h);
+    let side = |x: Side| match x {
+        Side::Axis => "Axis",
+        Side::Soviet => "Soviet",
+    };
+    match event {
+        Event::ChitChosen { chit } => format!("Soviet chooses the {} chit", chit_name(s, *chit)),
+        Event::ChitSelected { side: x, chit } => {
+            format!(
+                "{} puts the {} chit in the cup",
+                side(*x),
+                chit_name(s, *chit)
+            )
+        }
+        Event::ChitNoted { chit } => format!("Soviet notes the {} chit", chit_name(s, *chit)),
+        Event::ChitDrawn { chit } => format!("{} is drawn", chit_name(s, *chit)),
+        Event::MansteinRejected => "the Manstein chit goes back into the cup".into(),
+        Event::Activated {
+            side: x,
+            hqs,
+            units,
+        } => format!(
+            "{} activates {} ({} combat units)",
+            side(*x),
+            names(hqs),
+            units.len()
+        ),
+        Event::Moved { piece, to, spent } => format!(
+            "{} moves to {} ({} MP spent)",
+            name(*piece),
+            hex(*to),
+            unit::HalfMp(*spent)
+        ),
+        Event::Overrun { hq, by } => format!("{} overruns {}", name(*by), name(*hq)),
+        Event::Odds {
+            target,
+            attack,
+            defense,
+            column,
+        } => format!(
+            "combat at {}: {attack} against {defense}, {column}",
+            hex(*target)
+        ),
+        Event::CombatResult { die, result } => format!("die {die}: {}", result_text(*result)),
+        Event::StepLost {
+            unit,
+            eliminated: true,
+        } => format!("{} is eliminated", name(*unit)),
+        Event::StepLost { unit, .. } => format!("{} loses a step", name(*unit)),
+        Event::Retreated { piece, to } => format!("{} retreats to {}", name(*piece), hex(*to)),
+        Event::EliminatedInRetreat { unit } => {
+            format!("{} cannot retreat and is eliminated", name(*unit))
+        }
+        Event::Advanced { piece, to } => format!("{} advances to {}", name(*piece), hex(*to)),
+        Event::Relocated { hq, to } => format!("{} is relocated to {}", name(*hq), hex(*to)),
+        Event::RelocationFailed { hq } => {
+            format!("{} cannot be relocated and arrives next turn", name(*hq))
+        }
+        Event::SupplyChanged { piece, supply } => format!(
+            "{} is {}",
+            name(*piece),
+            match supply {
+                Supply::InSupply => "in supply",
+                Supply::OutOfSupply => "out of supply",
+                Supply::Isolated => "isolated",
+            }
+        ),
+        Event::Placed { piece, to } => format!("{} arrives at {}", name(*piece), hex(*to)),
+        Event::EnteredBox { piece } => format!("{} arrives in its box", name(*piece)),
+        Event::ReinforcementLost { piece } => {
+            format!("{} cannot enter and is eliminated", name(*piece))
+        }
+        Event::ChitArrived { chit } => format!("the {} chit arrives", chit_name(s, *chit)),
+        Event::HqRemoved { hq } => format!("{} and its chit leave the game", name(*hq)),
+        Event::CityTaken { city, by } => format!(
+            "{} takes {}",
+            side(*by),
+            s.map()
+                .cities
+                .get(usize::from(*city))
+                .map_or_else(|| format!("city {city}"), |c| c.1.clone())
+        ),
+        Event::TurnBegan { turn } => format!("turn {turn} begins"),
+        Event::GameOver { winner, vp } => format!(
+            "game over: {} (Axis {} VP, Soviet {} VP)",
+            winner.map_or("a draw", |w| if w == Side::Axis {
+                "the Axis wins"
+            } else {
+                "the Soviet player wins"
+            }),
+            vp[0],
+            vp[1]
+        ),
+    }
+}
+
+/// A CRT result as printed: "A1/2DR", "-" for no effect (9.4).
+fn result_text(r: crt::CrtResult) -> String {
+    let mut parts = Vec::new();
+    if r.attacker_steps > 0 {
+        parts.push(format!("A{}", r.attacker_steps));
+    }
+    if r.defender_steps > 0 || r.retreat > 0 {
+        let steps = if r.defender_steps > 0 {
+            r.defender_steps.to_string()
+        } else {
+            String::new()
+        };
+        let retreat = match r.retreat {
+            0 => String::new(),
+            1 => "DR".into(),
+            n => format!("DR{n}"),
+        };
+        parts.push(format!("{steps}{retreat}"));
+    }
+    if parts.is_empty() {
+        "-".into()
+    } else {
+        parts.join("/")
     }
 }

@@ -225,6 +225,14 @@ pub trait Game:
         serde_json::Value::Null
     }
 
+    /// The game's fixed public facts, the same for every seat and for the whole game
+    /// (a printed map and its counters, say), which views leave out so that they are
+    /// not sent again with every move. JSON; `Value::Null` (the default) when the views
+    /// carry everything.
+    fn board(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+
     /// The setup that reproduces this state (for `state` exports and puzzles).
     fn to_setup(&self) -> Self::Setup;
 
@@ -233,8 +241,9 @@ pub trait Game:
         format!("{action:?}")
     }
 
-    /// A short human-readable text for an event.
-    fn describe_event(event: &Self::Event) -> String {
+    /// A short human-readable text for an event; `self` is a state of the same game
+    /// (the one just after the event), for names that live in its rules or scenario.
+    fn describe_event(&self, event: &Self::Event) -> String {
         format!("{event:?}")
     }
 }

@@ -632,7 +632,7 @@ impl Game for DiceRace {
         }
     }
 
-    fn describe_event(event: &Event) -> String {
+    fn describe_event(&self, event: &Event) -> String {
         match event {
             Event::TrapHidden {
                 seat,

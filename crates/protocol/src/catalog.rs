@@ -94,6 +94,8 @@ pub trait Session: Send {
     fn view(&self, seat: Option<Seat>) -> Value;
     /// Figures that help `seat` decide ([`engine::Game::advice`]), or `null`.
     fn advice(&self, seat: Seat) -> Value;
+    /// The game's fixed public facts ([`engine::Game::board`]), or `null`.
+    fn board(&self) -> Value;
     /// The form of an event a seat may receive, or `None` if it must not see it.
     fn event_for(&self, event: &Value, seat: Option<Seat>) -> Option<Value>;
     /// A short text for an event.
@@ -310,6 +312,10 @@ impl<G: Game> Session for GameSession<G> {
         self.state.advice(seat)
     }
 
+    fn board(&self) -> Value {
+        self.state.board()
+    }
+
     fn event_for(&self, event: &Value, seat: Option<Seat>) -> Option<Value> {
         let event: G::Event = serde_json::from_value(event.clone()).ok()?;
         self.state.event_for(&event, seat).map(|e| to_json(&e))
@@ -317,7 +323,7 @@ impl<G: Game> Session for GameSession<G> {
 
     fn describe_event(&self, event: &Value) -> String {
         match serde_json::from_value::<G::Event>(event.clone()) {
-            Ok(e) => G::describe_event(&e),
+            Ok(e) => self.state.describe_event(&e),
             Err(_) => event.to_string(),
         }
     }

@@ -122,7 +122,7 @@ impl Game for Viktory {
         notation::describe_action(action)
     }
 
-    fn describe_event(event: &Event) -> String {
+    fn describe_event(&self, event: &Event) -> String {
         notation::describe_event(event)
     }
 }
