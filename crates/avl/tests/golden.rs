@@ -17,7 +17,11 @@ fn golden_path() -> std::path::PathBuf {
 /// A whole game on the bundled (test) scenario: chance from the seed, decisions from a
 /// second seeded generator.
 fn make_record() -> GameRecord<Avl> {
-    let setup = Avl::new_setup(&NewGame::default()).unwrap();
+    let setup = Avl::new_setup(&NewGame {
+        preset: Some("demo".into()),
+        ..NewGame::default()
+    })
+    .unwrap();
     seeded_record("golden-avl", setup, vec!["Axis".into(), "Soviet".into()], 7)
 }
 

@@ -177,6 +177,7 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/games/{id}/record", get(record))
         .route("/api/games/{id}/at/{version}", get(view_at))
         .route("/api/games/{id}/history", get(history))
+        .route("/api/games/{id}/board", get(board))
         .route("/api/games/{id}/live", get(crate::live::upgrade))
 }
 
@@ -496,6 +497,16 @@ async fn view_at(
         .map_err(|_| ApiError::malformed("the version is a number"))?;
     let who = caller_audience(&hub, &id, token.as_deref()).await?;
     Ok(Json(hub.view_at(&id, who, version).await?))
+}
+
+/// `GET /api/games/{id}/board`: the game's fixed public facts (a printed map and its
+/// counters; `null` for games whose views carry everything), the same for everyone, so
+/// no token is needed and a client fetches it once.
+async fn board(State(hub): State<Arc<Hub>>, GameId(id): GameId) -> Result<Json<Value>, ApiError> {
+    let slot = hub.slot(&id);
+    let guard = hub.lock(&slot).await?;
+    let live = guard.as_ref().expect("locked games are loaded");
+    Ok(Json(json!({ "board": live.session.board() })))
 }
 
 async fn history(State(hub): State<Arc<Hub>>, GameId(id): GameId) -> Result<Json<Value>, ApiError> {

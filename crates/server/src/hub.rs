@@ -175,7 +175,7 @@ pub struct Hub {
 
 /// The catalog of games the server offers.
 pub fn catalog() -> Catalog {
-    Catalog::new().with::<viktory::Viktory>()
+    Catalog::new().with::<viktory::Viktory>().with::<avl::Avl>()
 }
 
 impl Hub {
@@ -607,9 +607,10 @@ impl Hub {
         .map_err(|e| ApiError::Unavailable(format!("replay task failed: {e}")))?
     }
 
-    /// How the empires grew: for games whose views carry `scores` and
-    /// `position.turn.number` (VIKTORY), the public scores at the start of each game
-    /// turn and at the end, as a spectator sees them.
+    /// How the game went: the public scores at the start of each game turn and at the
+    /// end, as a spectator sees them. VIKTORY's views carry `scores` (empire points)
+    /// and `position.turn.number`; A Victory Lost's carry `vp` (Axis, Soviet) and
+    /// `position.turn`.
     pub(crate) async fn history(self: &Arc<Self>, id: &str) -> Result<Value, ApiError> {
         let (row, seats, actions) = self.stored(id).await?;
         let hub = Arc::clone(self);
@@ -619,11 +620,18 @@ impl Hub {
             let mut last: Option<Value> = None;
             let mut sample = |session: &dyn Session, _: &Step| {
                 let view = session.view(None);
-                let turn = view["position"]["turn"]["number"].clone();
+                let turn = match &view["position"]["turn"] {
+                    Value::Number(n) => Value::Number(n.clone()),
+                    t => t["number"].clone(),
+                };
+                let scores = match &view["scores"] {
+                    Value::Null => view["vp"].clone(),
+                    s => s.clone(),
+                };
                 let point = json!({
                     "version": session.version(),
                     "turn": turn,
-                    "scores": view["scores"],
+                    "scores": scores,
                 });
                 if turn == last_turn {
                     last = Some(point);

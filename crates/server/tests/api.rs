@@ -498,3 +498,63 @@ async fn bad_input_changes_nothing() {
     assert_eq!(after, before, "the game did not change");
     server.stop().await;
 }
+
+/// A Victory Lost is served like VIKTORY: its board (the map and the counters) comes
+/// once from `/board`, two bots play it to the end, its record verifies and the
+/// history follows the victory points turn by turn. VIKTORY's views carry everything,
+/// so its board is `null`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_victory_lost_game_between_bots() {
+    let server = TestServer::start(config(&sqlite_url("avl"))).await;
+    let (id, _) = server
+        .create(json!({
+            "game": "avl", "preset": "demo",
+            "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+        }))
+        .await;
+    let (status, board) = server.get(&format!("/api/games/{id}/board"), None).await;
+    assert_eq!(status, StatusCode::OK, "{board}");
+    let board = &board["board"];
+    let hexes = board["hexes"].as_array().unwrap();
+    assert!(hexes.len() > 50 && hexes.iter().all(|h| h["label"].is_string()));
+    let pieces = board["pieces"].as_array().unwrap();
+    assert!(pieces.iter().any(|p| p["kind"] == "hq") && pieces.iter().any(|p| p["kind"] == "unit"));
+    assert!(
+        board["sides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["barrier"].is_string())
+    );
+    let state = server.wait_over(&id, Duration::from_mins(3)).await;
+    assert!(state["to_move"]["over"].is_object(), "{}", state["to_move"]);
+    let (_, record) = server.get(&format!("/api/games/{id}/record"), None).await;
+    let catalog = Catalog::new().with::<avl::Avl>();
+    let summary = catalog.for_record(&record).unwrap().verify(record).unwrap();
+    assert_eq!(summary.actions as u64, state["version"].as_u64().unwrap());
+    let (_, history) = server.get(&format!("/api/games/{id}/history"), None).await;
+    let points = history["points"].as_array().unwrap();
+    assert!(points.len() >= 2, "{history}");
+    assert!(
+        points
+            .iter()
+            .all(|p| p["turn"].is_u64() && p["scores"].as_array().is_some_and(|s| s.len() == 2)),
+        "{history}"
+    );
+    // The default preset is the campaign, on its 71 × 50 map.
+    let (id, _) = server
+        .create(json!({"game": "avl", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
+        .await;
+    let (_, board) = server.get(&format!("/api/games/{id}/board"), None).await;
+    assert_eq!(
+        board["board"]["hexes"].as_array().map(Vec::len),
+        Some(71 * 50)
+    );
+    // VIKTORY's views carry the board themselves.
+    let (id, _) = server
+        .create(json!({"game": "viktory", "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
+        .await;
+    let (_, board) = server.get(&format!("/api/games/{id}/board"), None).await;
+    assert!(board["board"].is_null(), "{board}");
+    server.stop().await;
+}
