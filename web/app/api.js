@@ -52,6 +52,7 @@ export const api = {
   steps: (id, token, since) => call('GET', `/api/games/${id}/steps?since=${since}`, { token }),
   at: (id, version, token) => call('GET', `/api/games/${id}/at/${version}`, { token }),
   history: (id) => call('GET', `/api/games/${id}/history`),
+  board: (id) => call('GET', `/api/games/${id}/board`),
 };
 
 /** Opens the live feed of a game; `onMessage` gets each parsed message. Reconnects

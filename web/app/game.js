@@ -4,6 +4,7 @@
 // "pass to the next player" screen.
 
 import { api, live, seats } from './api.js';
+import { avlFamily } from './avl.js';
 import { drawBoard, key, panZoom, seatColor } from './board.js';
 import { h, seatName } from './dom.js';
 
@@ -28,7 +29,17 @@ function oddsText(o, names) {
   return `${parts.join(', ')}; expected losses ${o.expected_attacker_losses.toFixed(1)} attacking, ${o.expected_defender_losses.toFixed(1)} defending`;
 }
 
-/** Where an action starts and where it goes, as hex keys, read from its fields. */
+/** The actions that end a phase or segment: the E key plays the first one offered. */
+const PASSES = ['end_phase', 'end_movement', 'end_advance', 'end_combat'];
+
+/** An action's type: VIKTORY's actions carry it (`{"type": "move", …}`), A Victory
+ *  Lost's are named by their one key (`{"move": {…}}`) or are a bare name. */
+function typeOf(action) {
+  if (typeof action === 'string') return action;
+  return action.type ?? Object.keys(action)[0];
+}
+
+/** Where a VIKTORY action starts and where it goes, as hex keys, read from its fields. */
 function ends(action, unitsById) {
   const unitHex = action.unit !== undefined && action.unit !== null && unitsById.get(action.unit);
   const src = unitHex ? key(unitHex) : action.from ? key(action.from) : action.town ? key(action.town) : null;
@@ -95,6 +106,8 @@ export async function showGame(app, id, linkToken) {
   });
 
   let state = null;
+  // A Victory Lost's board and drawing; `null` for VIKTORY, whose views carry everything.
+  let family = null;
   let currentEntries = [];
   // Every unit this page has seen, by id: {kind, owner}. Ids are never reused, so log
   // lines about a unit can name it ("Ann's cavalry #3") after it has left the map.
@@ -119,6 +132,7 @@ export async function showGame(app, id, linkToken) {
       const toMove = peek.to_move && peek.to_move.seat;
       const [seat, token] = currentToken(toMove);
       state = seat === peek.you ? peek : await api.state(id, token);
+      if (state.game === 'avl' && !family) family = await avlFamily(api, id);
       if (Object.keys(held()).length > 1 && shownSeat !== null && state.you !== shownSeat && state.status !== 'over') {
         showCurtain(state.you);
       }
@@ -150,9 +164,9 @@ export async function showGame(app, id, linkToken) {
 
   function render() {
     const view = state.view;
-    for (const u of view.position.units) unitsSeen.set(u.id, { kind: u.kind, owner: u.owner });
     const position = view.position;
     const turn = position.turn;
+    for (const u of position.units || []) unitsSeen.set(u.id, { kind: u.kind, owner: u.owner });
     const you = state.you;
     const names = state.seats.map((s) => s.name || seatName(s.seat));
     const toMove = state.to_move;
@@ -168,12 +182,19 @@ export async function showGame(app, id, linkToken) {
       whose = 'Rolling\u2026';
     }
     status.dataset.version = String(state.version);
-    status.replaceChildren(
-      h('span', {}, `${state.preset} \u00b7 turn ${turn.number} \u00b7 ${turn.stage.replaceAll('_', ' ')} phase \u00b7 `),
-      h('strong', {}, whose),
-      you !== null ? h('span', {}, ` \u00b7 you are `, h('span', { class: 'swatch', style: `background:${seatColor(you, you, view.colorblind)}` }), ` ${names[you]}`) : h('span', {}, ' \u00b7 watching'),
-      h('span', { class: 'scores' }, ' \u00b7 empire points: ', ...view.scores.map((score, i) => h('span', { class: 'score' },
-        h('span', { class: 'swatch', style: `background:${seatColor(i, you, view.colorblind)}` }), ` ${names[i]} ${score === null ? '?' : score} `))));
+    const colorOf = (seat) => (family ? family.seatColor(seat) : seatColor(seat, you, view.colorblind));
+    const youAre = you !== null ? h('span', {}, ` \u00b7 you are `, h('span', { class: 'swatch', style: `background:${colorOf(you)}` }), ` ${names[you]}`) : h('span', {}, ' \u00b7 watching');
+    if (family) {
+      const [where, scores] = family.status(state, names);
+      status.replaceChildren(where, h('strong', {}, whose), youAre, h('span', {}, ' \u00b7 '), scores);
+    } else {
+      status.replaceChildren(
+        h('span', {}, `${state.preset} \u00b7 turn ${turn.number} \u00b7 ${turn.stage.replaceAll('_', ' ')} phase \u00b7 `),
+        h('strong', {}, whose),
+        youAre,
+        h('span', { class: 'scores' }, ' \u00b7 empire points: ', ...view.scores.map((score, i) => h('span', { class: 'score' },
+          h('span', { class: 'swatch', style: `background:${colorOf(i)}` }), ` ${names[i]} ${score === null ? '?' : score} `))));
+    }
     banner.textContent = toMove.over || state.result ? 'The game is over.' : toMove.seat === you ? 'Your move: choose an action on the map or below.' : '';
     banner.className = `banner${toMove.seat === you ? ' mine' : ''}`;
     dice.replaceChildren(
@@ -182,7 +203,8 @@ export async function showGame(app, id, linkToken) {
     renderJoin();
     resignButton.hidden = you === null || Boolean(toMove.over || state.result) || state.seats[you].resigned;
     undoButton.hidden = !state.can_undo;
-    renderBattle(position, names);
+    if (family) battle.replaceChildren(...family.panel(state, names));
+    else renderBattle(position, names);
     renderActions(view);
     const over = toMove.over || state.result;
     if (over) renderOver(names, over);
@@ -221,7 +243,7 @@ export async function showGame(app, id, linkToken) {
   }
 
   function renderOver(names, over) {
-    const scores = (over.scores || state.view.scores || []);
+    const scores = (over.scores || state.view.scores || state.view.vp || []);
     actions.replaceChildren(h('div', { class: 'game-over' },
       h('h2', {}, 'Game over'),
       h('p', {}, `Won by ${over.winners.map((w) => names[w]).join(' and ') || 'nobody'} (${over.reason}).`),
@@ -282,12 +304,12 @@ export async function showGame(app, id, linkToken) {
   function renderActions(view) {
     const legal = state.legal || [];
     const texts = state.legal_text || [];
-    const unitsById = new Map(view.position.units.map((u) => [u.id, u.hex]));
+    const unitsById = new Map((view.position.units || []).map((u) => [u.id, u.hex]));
     // "lose #3" reads better as "lose Ann's cavalry #3".
     const named = nameUnits;
     const advised = new Map(((state.advice && state.advice.battles) || []).filter((o) => !o.started).map((o) => [key(o.hex), o]));
     const withOdds = (action, text) => (action.type === 'fight' && advised.has(key(action.hex)) ? `${text} (wins ${pct(advised.get(key(action.hex)).attacker_wins)})` : text);
-    const entries = legal.map((action, i) => ({ action, text: withOdds(action, named(texts[i])), ...ends(action, unitsById) }));
+    const entries = legal.map((action, i) => ({ action, text: withOdds(action, named(texts[i])), ...(family ? family.ends(action, state) : ends(action, unitsById)) }));
     currentEntries = entries;
     const sources = new Set();
     const targets = new Set();
@@ -300,7 +322,8 @@ export async function showGame(app, id, linkToken) {
         targets.add(e.dst);
       }
     }
-    drawBoard(svg, { ...view, board_side: view.board_side }, { sources, targets, selected }, (k) => onHex(k, entries));
+    if (family) family.draw(svg, state, { sources, targets, selected }, (k) => onHex(k, currentEntries));
+    else drawBoard(svg, { ...view, board_side: view.board_side }, { sources, targets, selected }, (k) => onHex(k, entries));
     actions.replaceChildren();
     if (!legal.length) return;
     const shown = selected ? entries.filter((e) => e.src === selected) : entries;
@@ -315,9 +338,9 @@ export async function showGame(app, id, linkToken) {
     if (general.length) {
       actions.append(h('div', { class: 'general' }, general.map((e) => h('button', {
         type: 'button',
-        class: e.action.type === 'end_phase' ? 'primary' : '',
+        class: PASSES.includes(typeOf(e.action)) ? 'primary' : '',
         onclick: () => act(e.action),
-        title: e.action.type === 'end_phase' ? 'keyboard: E' : undefined,
+        title: PASSES.includes(typeOf(e.action)) ? 'keyboard: E' : undefined,
       }, e.text))));
     }
     actions.append(h('details', { open: legal.length <= 12 || selected !== null }, h('summary', {}, choices(selected ? shown.length : legal.length)), list));
@@ -415,7 +438,7 @@ export async function showGame(app, id, linkToken) {
     }
     if ((e.key === 'u' || e.key === 'U') && state && state.can_undo) undo();
     if ((e.key === 'e' || e.key === 'E') && state && state.legal) {
-      const end = state.legal.find((a) => a.type === 'end_phase');
+      const end = PASSES.map((type) => state.legal.find((a) => typeOf(a) === type)).find(Boolean);
       if (end) act(end);
     }
   });

@@ -2,6 +2,7 @@
 // at each), and a chart of each player's empire points by game turn.
 
 import { api, seats } from './api.js';
+import { avlFamily, phaseName } from './avl.js';
 import { drawBoard, panZoom, seatColor } from './board.js';
 import { h, seatName } from './dom.js';
 
@@ -22,6 +23,10 @@ export async function showReplay(app, id) {
     error.textContent = e.explain ? e.explain() : e.message;
     return;
   }
+  // A Victory Lost draws its own map; VIKTORY's views carry theirs.
+  const family = state.game === 'avl' ? await avlFamily(api, id) : null;
+  const colorOf = (seat) => (family ? family.seatColor(seat) : seatColor(seat, null, false));
+  const scoreName = family ? 'Victory points' : 'Empire points';
   const last = state.version;
   const names = state.seats.map((s) => s.name || seatName(s.seat));
   const slider = h('input', { type: 'range', min: 0, max: last, value: last, id: 'step', 'aria-label': 'step of the game' });
@@ -33,7 +38,7 @@ export async function showReplay(app, id) {
   const chart = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   chart.setAttribute('class', 'chart');
   chart.setAttribute('role', 'img');
-  chart.setAttribute('aria-label', 'empire points by game turn');
+  chart.setAttribute('aria-label', `${scoreName.toLowerCase()} by game turn`);
   const step = (delta) => () => {
     slider.value = String(Math.min(last, Math.max(0, Number(slider.value) + delta)));
     show();
@@ -46,13 +51,13 @@ export async function showReplay(app, id) {
     h('button', { type: 'button', onclick: () => { slider.value = String(last); show(); } }, 'End'),
     ' ', label);
   const legend = h('p', { class: 'legend' }, names.map((n, i) => h('span', {},
-    h('span', { class: 'swatch', style: `background:${seatColor(i, null, false)}` }), ` ${n} `)));
+    h('span', { class: 'swatch', style: `background:${colorOf(i)}` }), ` ${n} `)));
   app.replaceChildren(
     h('p', {}, h('a', { href: `/play/${id}` }, 'Back to the game'), ' \u00b7 ',
       state.seed ? h('a', { href: `/api/games/${id}/record`, download: `hexwar-${id}.json` }, 'Download the record') : 'The record can be downloaded once the game is over.'),
     controls, error,
     h('div', { class: 'layout' }, h('div', { class: 'map-box' }, svg),
-      h('aside', { class: 'panel' }, h('h2', {}, 'Empire points by turn'), chart, legend)));
+      h('aside', { class: 'panel' }, h('h2', {}, `${scoreName} by turn`), chart, legend)));
   panZoom(svg);
   slider.addEventListener('input', () => {
     clearTimeout(slider.timer);
@@ -64,9 +69,14 @@ export async function showReplay(app, id) {
     try {
       const at = await api.at(id, version, held);
       const turn = at.view.position.turn;
-      label.textContent = `step ${version} of ${last} \u00b7 turn ${turn.number}, ${turn.stage.replaceAll('_', ' ')} phase`;
-      drawBoard(svg, at.view, NO_MARKS, () => {});
-      drawChart(chart, history.points, names, version);
+      if (family) {
+        label.textContent = `step ${version} of ${last} \u00b7 turn ${turn}, ${phaseName(at.view.position.phase)}`;
+        family.draw(svg, at, NO_MARKS, () => {});
+      } else {
+        label.textContent = `step ${version} of ${last} \u00b7 turn ${turn.number}, ${turn.stage.replaceAll('_', ' ')} phase`;
+        drawBoard(svg, at.view, NO_MARKS, () => {});
+      }
+      drawChart(chart, history.points, names, version, colorOf);
       error.textContent = '';
     } catch (e) {
       error.textContent = e.explain ? e.explain() : e.message;
@@ -75,8 +85,8 @@ export async function showReplay(app, id) {
   await show();
 }
 
-/** Lines of each seat's empire points over the game turns, with the current step marked. */
-function drawChart(svg, points, names, version) {
+/** Lines of each seat's score over the game turns, with the current step marked. */
+function drawChart(svg, points, names, version, colorOf) {
   const NS = 'http://www.w3.org/2000/svg';
   const W = 320;
   const H = 180;
@@ -87,8 +97,9 @@ function drawChart(svg, points, names, version) {
   if (!known.length) return;
   const maxTurn = Math.max(1, ...known.map((p) => Number(p.turn) || 0));
   const maxScore = Math.max(1, ...known.flatMap((p) => p.scores.filter((s) => s !== null)));
+  // Victory points can fall below zero; the chart starts at zero.
   const x = (turn) => pad + ((W - 2 * pad) * turn) / maxTurn;
-  const y = (score) => H - pad - ((H - 2 * pad) * score) / maxScore;
+  const y = (score) => H - pad - ((H - 2 * pad) * Math.max(0, score)) / maxScore;
   const line = (attrs) => {
     const node = document.createElementNS(NS, 'line');
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
@@ -117,7 +128,7 @@ function drawChart(svg, points, names, version) {
     const polyline = document.createElementNS(NS, 'polyline');
     polyline.setAttribute('points', path.join(' '));
     polyline.setAttribute('fill', 'none');
-    polyline.setAttribute('stroke', seatColor(seat, null, false));
+    polyline.setAttribute('stroke', colorOf(seat));
     // Thinner lines over thicker ones, so that equal scores still show every player.
     polyline.setAttribute('stroke-width', String(2 + 1.5 * (names.length - 1 - seat)));
     svg.append(polyline);
