@@ -49,21 +49,6 @@ export async function avlFamily(api, id) {
     if (c.hq !== undefined) return `${pieceName(c.hq)} HQ`;
     return JSON.stringify(c);
   };
-  // Rule 9.3.2: a combat's odds is a CRT column, or past the last a whole ratio.
-  const oddsLabel = (odds) => {
-    const cols = board.odds_columns;
-    if (odds < 0) return `below ${cols[0]}`;
-    if (odds < cols.length) return cols[odds];
-    const base = parseFloat(cols[cols.length - 1]);
-    return `${base + odds - (cols.length - 1)}:1`;
-  };
-  // A CRT result as printed: "A1/2DR".
-  const resultLabel = (r) => {
-    const parts = [];
-    if (r.attacker_steps) parts.push(`A${r.attacker_steps}`);
-    if (r.defender_steps || r.retreat) parts.push(`${r.defender_steps || ''}${r.retreat ? `DR${r.retreat > 1 ? r.retreat : ''}` : ''}`);
-    return parts.join('/') || '\u2013 (no effect)';
-  };
   // The defenders of a combat: those it names once resolved, before that the enemy
   // pieces in the target hex.
   const defenders = (state, b) => {
@@ -289,15 +274,17 @@ export async function avlFamily(api, id) {
       }
       const boxes = [h('div', { class: 'battle-box odds-box', role: 'region', 'aria-label': 'command chits' }, parts)];
       const b = p.battle;
+      // The odds and the CRT row the server gives the two sides (advice).
+      const odds = state.advice && state.advice.combat;
       if (b) {
         const stage = typeof b.stage === 'string' ? b.stage : Object.keys(b.stage)[0];
         boxes.push(h('div', { class: 'battle-box', role: 'region', 'aria-label': 'combat' },
           h('h3', {}, `Combat at ${labels.get(key(b.target)).label}`),
           h('p', {}, `Attacking: ${b.attackers.map(pieceName).join(', ') || 'none yet'}`),
           h('p', {}, `Defending: ${defenders(state, b).map(pieceName).join(', ') || 'nobody'}`),
-          b.odds !== undefined && b.odds !== null ? h('p', { class: 'odds' }, `Odds: ${oddsLabel(b.odds)}`) : null,
-          b.die ? h('p', {}, 'Die: ', h('span', { class: 'die' }, String(b.die))) : null,
-          b.result ? h('p', { class: 'hits' }, `Result: ${resultLabel(b.result)}`) : null,
+          odds ? h('p', { class: 'odds' }, `${odds.attack} against ${odds.defense}: ${odds.odds ? `odds ${odds.odds}` : 'impossible odds (9.3.4)'}`) : null,
+          odds && odds.results.length && !b.die ? h('p', {}, 'On the die: ', ...odds.results.map((r, i) => h('span', { class: 'crt-cell', title: `die ${i + 1}` }, `${i + 1}: ${r}`))) : null,
+          b.die ? h('p', {}, 'Die: ', h('span', { class: 'die' }, String(b.die)), odds && odds.results[b.die - 1] ? ` \u2192 ${odds.results[b.die - 1]}` : '') : null,
           b.steps_left ? h('p', { class: 'hits' }, `Steps still to lose: ${b.steps_left}`) : null,
           h('p', { class: 'quiet' }, `Step: ${stage.replaceAll('_', ' ')}`)));
       }

@@ -31,25 +31,6 @@ pub struct Board {
     pub boxes: Vec<BoardBox>,
     /// Every piece's counter (index = [`crate::PieceId`]): combat units, then HQs.
     pub pieces: Vec<Counter>,
-    /// Rule 9.3.2: the CRT's columns as odds ("1:2", "1.5:1", "3:1"); a combat's odds
-    /// is an index into them, or past the last one a whole ratio one step per index.
-    pub odds_columns: Vec<String>,
-}
-
-/// A CRT column for people: "3:1", "1.5:1", "1:2".
-fn ratio_label(num: u32, den: u32) -> String {
-    let show = |x: f64| {
-        if x.fract() == 0.0 {
-            format!("{x:.0}")
-        } else {
-            format!("{x}")
-        }
-    };
-    if num >= den {
-        format!("{}:1", show(f64::from(num) / f64::from(den.max(1))))
-    } else {
-        format!("1:{}", show(f64::from(den) / f64::from(num.max(1))))
-    }
 }
 
 /// One hex of the map.
@@ -244,25 +225,5 @@ pub fn board(rules: &Rules) -> Board {
             })
             .collect(),
         pieces: units.chain(hqs).collect(),
-        odds_columns: rules
-            .data
-            .crt
-            .columns
-            .iter()
-            .map(|c| ratio_label(c.num, c.den))
-            .collect(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::ratio_label;
-
-    #[test]
-    fn odds_for_people() {
-        assert_eq!(ratio_label(3, 1), "3:1");
-        assert_eq!(ratio_label(3, 2), "1.5:1");
-        assert_eq!(ratio_label(1, 2), "1:2");
-        assert_eq!(ratio_label(1, 1), "1:1");
     }
 }
