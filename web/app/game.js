@@ -305,11 +305,9 @@ export async function showGame(app, id, linkToken) {
     const legal = state.legal || [];
     const texts = state.legal_text || [];
     const unitsById = new Map((view.position.units || []).map((u) => [u.id, u.hex]));
-    // "lose #3" reads better as "lose Ann's cavalry #3".
-    const named = nameUnits;
     const advised = new Map(((state.advice && state.advice.battles) || []).filter((o) => !o.started).map((o) => [key(o.hex), o]));
     const withOdds = (action, text) => (action.type === 'fight' && advised.has(key(action.hex)) ? `${text} (wins ${pct(advised.get(key(action.hex)).attacker_wins)})` : text);
-    const entries = legal.map((action, i) => ({ action, text: withOdds(action, named(texts[i])), ...(family ? family.ends(action, state) : ends(action, unitsById)) }));
+    const entries = legal.map((action, i) => ({ action, text: withOdds(action, nameUnits(texts[i])), ...(family ? family.ends(action, state) : ends(action, unitsById)) }));
     currentEntries = entries;
     const sources = new Set();
     const targets = new Set();

@@ -461,13 +461,15 @@ async function takeBack(browser, base) {
     await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v, v0);
     await page.waitForSelector('button.undo:not([hidden])');
     check((await hexText()) !== before, `the move left 1,0 (${how})`);
+    // The version before the take-back, read before it (once the page has refreshed,
+    // waiting for a change would wait forever).
+    const v1 = await version();
     if (how === 'button') {
       await page.screenshot({ path: path.join(shots, '14-take-back.png') });
       await page.click('button.undo');
     } else {
       await page.keyboard.press('u');
     }
-    const v1 = await version();
     await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v, v1);
     check(Number(await version()) === Number(v0) + 2, `a move and its take-back are two versions (${how})`);
     check((await hexText()) === before, `the unit is back at 1,0 (${how})`);
