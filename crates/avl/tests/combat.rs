@@ -724,3 +724,59 @@ fn rule_5_0_4_an_advance_ends_within_the_stacking_limit() {
         "9.6.3"
     );
 }
+
+/// Rules 9.6.5 and 5.0.4 together (found by the bots on the campaign): a unit may pass
+/// through a full attacked hex only if it can go on, and one that enters it across an
+/// unbridged major river must stop there, so it may not enter it at all. Before the fix
+/// the unit went in, stopped overstacked, and nobody had a legal action.
+#[test]
+fn rule_9_6_5_no_advance_into_a_full_hex_across_a_major_river() {
+    let scenario = avl::Scenario::from_toml(avl::CAMPAIGN_SCENARIO).unwrap();
+    let stuck: avl::state::Position =
+        serde_json::from_str(include_str!("data/campaign-stuck-advance.json")).unwrap();
+    let load = |position: avl::state::Position| {
+        avl::Avl::from_setup(&avl::Setup {
+            scenario: scenario.clone(),
+            options: avl::Options::default(),
+            position: Some(position),
+        })
+        .unwrap()
+    };
+    // The position the bots reached: 69 advanced into the full hex across the Donets.
+    let s = load(stuck.clone());
+    assert!(matches!(s.to_move(), ToMove::Seat(_)));
+    assert!(
+        s.legal_actions().is_empty(),
+        "the position is the stuck one"
+    );
+    // The moment before: 69 still on its side of the river.
+    let b = stuck.battle.as_ref().unwrap();
+    let target = b.target;
+    let unit = avl::PieceId(69);
+    let from = target.neighbors().into_iter().find(|&h| {
+        s.map().contains(h) && s.map().is_land(h) && s.map().side(h, target).unbridged_major()
+    });
+    let from = from.expect("a hex across the major river");
+    let mut before = stuck.clone();
+    before.pieces[69].location = Location::Map(from);
+    let battle = before.battle.as_mut().unwrap();
+    battle.advancing = None;
+    battle.advanced.retain(|(p, _)| *p != unit);
+    let s = load(before);
+    assert!(
+        !advance_options(&s, unit).contains(&target),
+        "69 cannot stop in the full hex"
+    );
+    let refused = s
+        .check(&Action::Advance {
+            piece: unit,
+            to: target,
+        })
+        .unwrap_err();
+    assert_eq!(refused.rule, "9.6.3");
+    assert!(s.legal_actions().contains(&Action::EndAdvance));
+}
+
+fn advance_options(s: &avl::Avl, p: avl::PieceId) -> Vec<hexmap::Hex> {
+    avl::rules::advance::options(s, p)
+}

@@ -124,13 +124,18 @@ pub fn options(s: &Avl, p: PieceId) -> Vec<Hex> {
             if !advanced_hexes(s, p).is_empty() {
                 return false;
             }
+            // Passing through needs going on: a first hex entered across an unbridged
+            // major river stops the unit there (9.6.5), as `apply_advance` rules.
+            let crossed = s
+                .hex_of(p)
+                .is_some_and(|start| s.map().side(start, h).unbridged_major());
             let mut t = s.clone();
             t.piece_mut(p).location = Location::Map(h);
             if let Some(b) = t.pos.battle.as_mut() {
                 b.advancing = Some(Advancing {
                     piece: p,
                     hexes: 1,
-                    stopped: false,
+                    stopped: crossed,
                 });
             }
             targets(&t, p).iter().any(|&n| stacking::can_stop(&t, p, n))
