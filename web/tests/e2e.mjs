@@ -85,32 +85,34 @@ async function playOne(page, n, prefer) {
       break;
     }
   }
+  // The page re-renders when a live step arrives, which can take a button or hex away
+  // under the pointer: a click that cannot happen within 5 s is given up (the loop
+  // plays on from the new state).
+  const tap = (locator) => locator.click({ timeout: 5000 }).catch(() => {});
+  const openList = () => page.locator('.action-list').first().evaluate((el) => { const d = el.closest('details'); if (d) d.open = true; }).catch(() => {});
   if (wanted) {
-    await page.locator('.action-list').first().evaluate((el) => { const d = el.closest('details'); if (d) d.open = true; });
-    await wanted.first().click();
+    await openList();
+    await tap(wanted.first());
   } else if (n % 3 === 0 && (await targets.count())) {
-    await targets.nth(n % (await targets.count())).click();
+    await tap(targets.nth(n % (await targets.count())));
   } else if (n % 3 === 1 && (await sources.count())) {
-    await sources.nth(n % (await sources.count())).click();
+    await tap(sources.nth(n % (await sources.count())));
     const t = page.locator('g.hex:has(polygon.target)');
-    if (await t.count()) await t.nth(0).click();
+    if (await t.count()) await tap(t.nth(0));
     else await page.keyboard.press('Escape');
   } else {
     const list = page.locator('.action-list button');
-    const count = await list.count();
-    const notEnd = [];
-    for (let i = 0; i < count; i += 1) {
-      const text = await list.nth(i).textContent();
-      if (!/end (the )?(phase|turn)/i.test(text)) notEnd.push(i);
-    }
+    // One snapshot of the texts: reading them one by one races a re-render.
+    const texts = await list.allTextContents();
+    const notEnd = texts.flatMap((text, i) => (/end (the )?(phase|turn)/i.test(text) ? [] : [i]));
     if (notEnd.length && n % 5 !== 0) {
-      await page.locator('.action-list').first().evaluate((el) => { const d = el.closest('details'); if (d) d.open = true; });
-      await list.nth(notEnd[n % notEnd.length]).click();
+      await openList();
+      await tap(list.nth(notEnd[n % notEnd.length]));
     } else if (await general.count()) {
-      await general.first().click();
-    } else if (count) {
-      await page.locator('.action-list').first().evaluate((el) => { const d = el.closest('details'); if (d) d.open = true; });
-      await list.first().click();
+      await tap(general.first());
+    } else if (texts.length) {
+      await openList();
+      await tap(list.first());
     }
   }
   await page.waitForFunction((b) => document.querySelector('.status')?.dataset.version !== b || document.querySelector('.error')?.textContent || !document.querySelector('.banner.mine'), before, { timeout: 5000 }).catch(() => {});
