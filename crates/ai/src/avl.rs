@@ -37,6 +37,21 @@ impl AiGame for Avl {
     fn is_pass(action: &Action) -> bool {
         is_pass(action)
     }
+
+    /// H-108: withdrawing a declared attack.
+    fn is_retraction(action: &Action) -> bool {
+        matches!(action, Action::CancelAttack)
+    }
+
+    /// Rules 9.2, 9.3.4: declaring an attack that could only be withdrawn.
+    fn is_futile(&self, action: &Action) -> bool {
+        match *action {
+            Action::Attack { target, .. } => {
+                eval::futile_attack(self, &eval::Weights::DEFAULT, target)
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Rule 4.1.2: the actions that end a segment or give up an option: ending the Movement

@@ -498,3 +498,35 @@ fn greedy_beats_random() {
     }
     assert!(greedy_wins >= 5, "greedy won {greedy_wins} of {games}");
 }
+
+/// Games between bots end by the rules (14.0.2), never by going round in circles: the
+/// bots never withdraw an attack (H-108) while anything else is legal, and never
+/// declare one they expect to lose on.
+#[test]
+fn games_between_bots_end() {
+    for g in 0..2u64 {
+        let mut bots: Vec<Box<dyn Bot<Avl>>> =
+            vec![Box::new(Greedy::default()), Box::new(Greedy::default())];
+        if g == 1 {
+            bots[1] = Box::new(Mcts::new(MctsConfig {
+                budget: Budget::Iterations(8),
+                trees: 1,
+                threads: 1,
+                ..MctsConfig::default()
+            }));
+        }
+        let played = play_game(
+            start(avl::DEMO_SCENARIO, Options::default()),
+            &mut bots,
+            900 + g,
+            5_000,
+            ai::avl::turn_marker,
+        );
+        let outcome = played.outcome.expect("the game ends");
+        assert!(
+            outcome.reason == "sudden death" || outcome.reason.starts_with("end of turn"),
+            "{}",
+            outcome.reason
+        );
+    }
+}

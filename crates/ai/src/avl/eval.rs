@@ -35,11 +35,13 @@
 //! - **battle**: the combat being declared counts for the active player at its full
 //!   expected gain, with the activated units next to the target that have not attacked
 //!   yet counted as joining it (so the first unit named is valued by the attack it
-//!   opens); an attack that cannot be resolved even with them (9.3.4) costs 5, so that
-//!   it is not declared only to be withdrawn (H-108) over and over. Once the die is
-//!   rolled, what the result still has to do counts as done: steps to lose (cheapest
-//!   first, 9.4.2), the defenders' retreat (9.5), the advance into an emptied Victory
-//!   City (9.6, H-106).
+//!   opens). A declared attack that cannot be resolved even with them (9.3.4), or that
+//!   the attacker expects to lose on, scores the active player a certain loss: ending
+//!   the segment is always open instead, and a one-ply bot must not declare it only to
+//!   withdraw it (H-108) over and over (the bots never withdraw an attack, see
+//!   [`crate::AiGame::is_retraction`]). Once the die is rolled, what the result still
+//!   has to do counts as done: steps to lose (cheapest first, 9.4.2), the defenders'
+//!   retreat (9.5), the advance into an emptied Victory City (9.6, H-106).
 //! - **cities**: a Victory City the side holds without a combat unit in it loses 70 %
 //!   of its VPs times 0.5 if an enemy combat unit is adjacent, 50 % at two hexes, 25 % at
 //!   three or four, 10 % at five or six; half that if a friendly unit is nearer than the
@@ -94,9 +96,6 @@ pub struct Weights {
     pub threat_now: f64,
     /// Lost per hex of retreat (9.5).
     pub retreat: f64,
-    /// A declared attack that cannot be resolved even with every unit that may join it
-    /// (9.3.4).
-    pub impossible: f64,
     /// Share of a Victory City's VPs at stake when it is empty and threatened.
     pub city_threat: f64,
     /// Share of its worth a unit out of every HQ's Command Range loses (7.3.3).
@@ -136,7 +135,6 @@ impl Weights {
         threat: 0.3,
         threat_now: 0.7,
         retreat: 0.3,
-        impossible: 5.0,
         city_threat: 0.5,
         uncommanded: 0.15,
         hq_orphan: 1.5,
@@ -224,6 +222,12 @@ fn turns_left_share(s: &Avl) -> f64 {
     f64::from(left) / f64::from(turns.saturating_sub(1).max(1))
 }
 
+/// The worth of one strength point now: from `strength_start` on the first turn to
+/// `strength_end` on the last.
+fn strength_weight(s: &Avl, w: &Weights) -> f64 {
+    w.strength_end + (w.strength_start - w.strength_end) * turns_left_share(s)
+}
+
 /// The mean of attack and defense strength, current side (2.2.2, 2.2.3).
 fn strength(s: &Avl, p: PieceId) -> f64 {
     let st = s.strengths(p);
@@ -276,8 +280,7 @@ pub fn terms(s: &Avl, w: &Weights) -> Terms {
     let mut t = Terms::default();
     let vp = victory::vp(s, false);
     t.vp = [f64::from(vp[0]), f64::from(vp[1])];
-    let frac = turns_left_share(s);
-    let point = w.strength_end + (w.strength_start - w.strength_end) * frac;
+    let point = strength_weight(s, w);
     let hqs = command(s, &snap, w, &mut t);
     material(s, &snap, w, point, &hqs, &mut t);
     threats(s, &snap, w, point, &mut t);
@@ -515,14 +518,56 @@ fn attack(
     holder: Side,
 ) -> Option<f64> {
     let hex = snap.topo.hexes[at as usize];
+    let defenders = snap.units_at(at).map(|u| u.id);
+    attack_on(s, w, point, attackers, hex, holder, defenders)
+}
+
+/// [`attack`] for the `defenders` on `hex`.
+fn attack_on(
+    s: &Avl,
+    w: &Weights,
+    point: f64,
+    attackers: &[PieceId],
+    hex: Hex,
+    holder: Side,
+    defenders: impl Iterator<Item = PieceId>,
+) -> Option<f64> {
     let odds = rules_combat::odds(s, attackers, hex).odds?;
     let stakes = Stakes {
-        defender_steps: step_costs(s, snap.units_at(at).map(|u| u.id), point),
+        defender_steps: step_costs(s, defenders, point),
         attacker_steps: step_costs(s, attackers.iter().copied(), point),
         hex: city_stake(s, hex, holder),
         retreat: w.retreat,
     };
     Some(expected_gain(&s.rules().data.crt, odds, &stakes))
+}
+
+/// Rules 9.2, 9.3.4, H-108: whether declaring an attack on `target` now is futile: it
+/// cannot be resolved even with every activated unit next to the target that may still
+/// attack, or the attacker expects to lose on it. Such a declaration could only be
+/// withdrawn; the evaluation scores it a certain loss, and MCTS does not try it.
+pub fn futile_attack(s: &Avl, w: &Weights, target: Hex) -> bool {
+    let pos = s.position();
+    let Some(active) = pos.active else {
+        return false;
+    };
+    if pos.battle.is_some() || pos.phase != Phase::Combat {
+        return false;
+    }
+    let Some(ready) = ready(s, active) else {
+        return false;
+    };
+    let map = s.map();
+    let attackers: Vec<PieceId> = ready
+        .into_iter()
+        .filter(|&u| {
+            s.hex_of(u)
+                .is_some_and(|h| h.is_adjacent(target) && !map.side(h, target).impassable)
+        })
+        .collect();
+    let point = strength_weight(s, w);
+    let defenders = s.units_at(target);
+    !attack_on(s, w, point, &attackers, target, active.enemy(), defenders).is_some_and(|g| g > 0.0)
 }
 
 /// Rules 9.1–9.4: each side's hexes under enemy attack.
@@ -605,9 +650,11 @@ fn battle(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, t: &mut Terms) {
                 let near = adjacent_enemies(snap, at, active.enemy());
                 attackers.extend(r.into_iter().filter(|u| near.contains(u)));
             }
+            // An attack that cannot be resolved or would lose (9.3.4) is never worth
+            // declaring: ending the segment is always open instead.
             match attack(s, snap, w, point, &attackers, at, active.enemy()) {
-                Some(gain) => t.battle[att] += gain,
-                None => t.battle[att] -= w.impossible,
+                Some(gain) if gain > 0.0 => t.battle[att] += gain,
+                _ => t.battle[att] = f64::NEG_INFINITY,
             }
         }
         BattleStage::Rolling => {}
