@@ -530,3 +530,28 @@ fn games_between_bots_end() {
         );
     }
 }
+
+/// A campaign position the rules crate reaches but cannot go on from: three Soviet
+/// units advanced into one hex after combat (5.0.4), the last a mechanized unit that
+/// crossed an unbridged major river and must stop there (9.6.5), so neither advancing
+/// further nor ending the advance is legal. (`hexwar simulate --game avl --scenario
+/// data/avl/campaign.toml --bots greedy,random --seed 1`, game 6, turn 4.) The arena
+/// stops such a game instead of failing, and says so.
+#[test]
+fn a_stuck_position_stops_the_game() {
+    let s0 = start(CAMPAIGN, Options::default());
+    let position: avl::state::Position =
+        serde_json::from_str(include_str!("data/avl-campaign-stuck-advance.json"))
+            .expect("the position reads");
+    let s = Avl::from_rules(std::sync::Arc::clone(s0.shared_rules()), position)
+        .expect("the rules crate accepts the position");
+    assert!(s.to_move().seat().is_some());
+    assert!(
+        s.legal_actions().is_empty(),
+        "no legal action: the rules crate's bug"
+    );
+    let mut bots: Vec<Box<dyn Bot<Avl>>> =
+        vec![Box::new(Greedy::default()), Box::new(Greedy::default())];
+    let played = play_game(s, &mut bots, 1, 100, ai::avl::turn_marker);
+    assert!(played.stuck && played.outcome.is_none() && played.decisions == 0);
+}

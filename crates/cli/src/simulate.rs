@@ -267,6 +267,10 @@ impl Family for Avl {
             .iter()
             .filter(|r| r.reason.starts_with("end of turn"))
             .count();
+        let stuck = results
+            .iter()
+            .filter(|r| r.reason.starts_with("stuck"))
+            .count();
         let drawn = results
             .iter()
             .filter(|r| r.reason.starts_with("end of turn"))
@@ -278,10 +282,10 @@ impl Family for Avl {
             .count();
         format!(
             "{} games: {sudden} ended by sudden death, {last} after the last turn (14.0.2), {} \
-             stopped at the decision limit (shared); the Axis won {axis}, the Soviet player \
-             {}, {drawn} drawn",
+             stopped at the decision limit, {stuck} stuck with no legal action (both shared); \
+             the Axis won {axis}, the Soviet player {}, {drawn} drawn",
             results.len(),
-            results.len() - sudden - last,
+            results.len() - sudden - last - stuck,
             sudden + last - axis - drawn,
         )
     }
@@ -476,7 +480,11 @@ fn play_one<G: Family>(
             .as_ref()
             .map(|o| o.scores.clone())
             .unwrap_or_default(),
-        reason: outcome.map_or_else(|| "decision limit".into(), |o| o.reason),
+        reason: match outcome {
+            Some(o) => o.reason,
+            None if played.stuck => "stuck (no legal action)".into(),
+            None => "decision limit".into(),
+        },
         turns: played.state.game_turn(),
         decisions: played.decisions,
         thinking: played
