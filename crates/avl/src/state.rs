@@ -395,6 +395,18 @@ impl Avl {
         }
     }
 
+    /// A state from the rules of a game already running and a position, without any
+    /// check: for search, rebuilding a position the game itself reached (a view's, its
+    /// hidden facts filled in) when [`Avl::from_rules`] refuses it because the game got
+    /// somewhere its own validation does not allow. The rules act on it as they would on
+    /// the original.
+    pub fn from_rules_unchecked(rules: Arc<Rules>, position: Position) -> Avl {
+        Avl {
+            rules,
+            pos: position,
+        }
+    }
+
     /// The setup that reproduces this state.
     pub fn to_setup(&self) -> Setup {
         Setup {
