@@ -98,6 +98,9 @@ fn determinized_states_give_the_same_view() {
                     let v = s.view(Some(seat));
                     let d = Avl::determinize(&v, &mut rng).expect("a consistent state");
                     assert_eq!(d.view(Some(seat)), v, "{seat} sees the rebuilt state alike");
+                    if Avl::from_setup(&s.to_setup()).is_ok() {
+                        Avl::from_setup(&d.to_setup()).expect("the sampled chits are valid");
+                    }
                     if s.to_move() == ToMove::Seat(seat) {
                         assert_eq!(d.legal_actions(), s.legal_actions());
                     }
@@ -554,4 +557,32 @@ fn a_stuck_position_stops_the_game() {
         vec![Box::new(Greedy::default()), Box::new(Greedy::default())];
     let played = play_game(s, &mut bots, 1, 100, ai::avl::turn_marker);
     assert!(played.stuck && played.outcome.is_none() && played.decisions == 0);
+}
+
+/// A campaign position the rules crate reaches but its own validation refuses: three
+/// Soviet units left in one hex after an advance (5.0.1: the last, mechanized, crossed
+/// an unbridged major river and had to stop, 9.6.5; `hexwar simulate --game avl
+/// --scenario data/avl/campaign.toml --bots greedy,random --seed 1`, game 2, turn 1).
+/// The bots still rebuild it from a view and play on: a greedy bot that could not would
+/// fall back on the first legal action, an attack it could only withdraw, forever.
+#[test]
+fn an_overstacked_position_is_still_played() {
+    let s0 = start(CAMPAIGN, Options::default());
+    let position: avl::state::Position =
+        serde_json::from_str(include_str!("data/avl-campaign-overstacked.json"))
+            .expect("the position reads");
+    let rules = std::sync::Arc::clone(s0.shared_rules());
+    assert!(Avl::from_rules(std::sync::Arc::clone(&rules), position.clone()).is_err());
+    let s = Avl::from_rules_unchecked(rules, position);
+    let seat = s.to_move().seat().expect("a seat decides");
+    let view = s.view(Some(seat));
+    let mut rng = GameRng::from_u64(3);
+    let d = Avl::determinize(&view, &mut rng).expect("a state");
+    assert_eq!(d.view(Some(seat)), view);
+    let legal = s.legal_actions();
+    let i = Bot::<Avl>::choose(&mut Greedy::default(), &view, &legal, &mut rng);
+    assert!(!s.is_futile(&legal[i]), "{:?}", legal[i]);
+    let mut bots: Vec<Box<dyn Bot<Avl>>> = vec![Box::new(RandomBot), Box::new(Greedy::default())];
+    let played = play_game(s, &mut bots, 2, 3_000, ai::avl::turn_marker);
+    assert!(played.outcome.is_some() || played.stuck || played.state.turn().0 > 2);
 }

@@ -20,6 +20,9 @@
 //!   HQs that arrived, and the Manstein chits on their turns), only their split between
 //!   pool and cup is hidden: the chits not in the Played pool are split at random.
 //!
+//! The state is validated ([`Avl::from_rules`]); a position the game reached but its
+//! validation refuses is used unchecked ([`Avl::from_rules_unchecked`]).
+//!
 //! The view does not remember chits seen earlier (a Soviet chit played on an earlier
 //! turn is back, face down, in the pool), so neither does the sampling. It needs the
 //! rules the view carries ([`View::rules`]); a view without them (read back from
@@ -63,7 +66,13 @@ pub fn determinize(view: &View, rng: &mut GameRng) -> Option<Avl> {
         pos.noted.extend(pick(&mut known, hidden_noted, rng)?);
         pos.noted.sort();
     }
-    Avl::from_rules(Arc::clone(rules), pos).ok()
+    // The position comes from a state the game reached; if the rules crate's own
+    // validation refuses it (it can reach overstacked hexes after an advance, see
+    // docs/ai.md), it is still the position the seat plays on.
+    Some(match Avl::from_rules(Arc::clone(rules), pos.clone()) {
+        Ok(s) => s,
+        Err(_) => Avl::from_rules_unchecked(Arc::clone(rules), pos),
+    })
 }
 
 /// Removes the hidden chits from a list; returns how many there were.
