@@ -11,8 +11,12 @@ use crate::Bot;
 pub struct Played<G: Game> {
     /// The final state.
     pub state: G,
-    /// The outcome, or `None` when the decision limit stopped the game.
+    /// The outcome, or `None` when the decision limit stopped the game, or it got
+    /// stuck.
     pub outcome: Option<Outcome>,
+    /// The game stopped at a seat decision with no legal action (a broken position,
+    /// a bug in the rules crate: the engine contract promises one).
+    pub stuck: bool,
     /// Seat decisions taken (chance not counted).
     pub decisions: u64,
     /// Per seat: decisions taken and the time spent choosing them.
@@ -35,7 +39,8 @@ pub fn bot_rng(seed: u64, step: u64) -> GameRng {
 
 /// Plays `state` to the end (or `max_decisions`), seat `k` played by `bots[k]`.
 /// Each bot sees only its seat's view and the legal actions. `turn_of` tells which
-/// player turn a state is in (for the per-seat turn counts).
+/// player turn a state is in (for the per-seat turn counts). A seat decision with no
+/// legal action stops the game ([`Played::stuck`]).
 ///
 /// # Panics
 /// If there are fewer bots than seats.
@@ -59,6 +64,7 @@ pub fn play_game<G: Game>(
                 return Played {
                     state,
                     outcome: Some(o),
+                    stuck: false,
                     decisions,
                     thinking,
                     turns,
@@ -69,10 +75,16 @@ pub fn play_game<G: Game>(
                 state.apply_unchecked(a);
             }
             ToMove::Seat(seat) => {
-                if decisions >= max_decisions {
+                let legal = if decisions < max_decisions {
+                    state.legal_actions()
+                } else {
+                    Vec::new()
+                };
+                if legal.is_empty() {
                     return Played {
                         state,
                         outcome: None,
+                        stuck: decisions < max_decisions,
                         decisions,
                         thinking,
                         turns,
@@ -83,7 +95,6 @@ pub fn play_game<G: Game>(
                     last_turn = Some(t);
                     turns[seat.index()] += 1;
                 }
-                let legal = state.legal_actions();
                 let view = state.view(Some(seat));
                 let started = Instant::now();
                 let i = bots[seat.index()].choose(&view, &legal, &mut bot_rng(seed, step));

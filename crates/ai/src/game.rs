@@ -26,6 +26,24 @@ pub trait AiGame: Game {
         false
     }
 
+    /// Whether `action` only takes back the player's own previous decision (A Victory
+    /// Lost: withdrawing a declared attack, H-108). A one-ply bot could go round in
+    /// circles (declare, withdraw, declare …), so the bots choose such an action only
+    /// when nothing else is legal.
+    fn is_retraction(action: &Self::Action) -> bool {
+        let _ = action;
+        false
+    }
+
+    /// Whether `action`, taken in this state, is futile: it could only be taken back
+    /// ([`AiGame::is_retraction`]), like declaring an attack in A Victory Lost that cannot
+    /// be resolved or is expected to lose. MCTS does not try futile actions unless
+    /// nothing else is legal (greedy needs no telling: the evaluation scores them low).
+    fn is_futile(&self, action: &Self::Action) -> bool {
+        let _ = action;
+        false
+    }
+
     /// The reward vector of a finished game: the winners share 1.
     fn outcome_reward(&self) -> Option<Vec<f64>> {
         match self.to_move() {

@@ -62,9 +62,16 @@ impl<G: AiGame> Bot<G> for Greedy {
 }
 
 /// The index of the best score; ties (within 1e-9) prefer a pass, then the first.
+/// Retractions ([`AiGame::is_retraction`]) only when nothing else is legal.
 pub fn best<G: AiGame>(legal: &[G::Action], scores: &[f64]) -> usize {
-    let mut best = 0;
-    for i in 1..legal.len() {
+    let allowed = |i: usize| !G::is_retraction(&legal[i]);
+    let Some(mut best) = (0..legal.len()).find(|&i| allowed(i)) else {
+        return 0;
+    };
+    for i in best + 1..legal.len() {
+        if !allowed(i) {
+            continue;
+        }
         let (a, b) = (scores[i], scores[best]);
         if a > b + 1e-9
             || ((a - b).abs() <= 1e-9 && G::is_pass(&legal[i]) && !G::is_pass(&legal[best]))

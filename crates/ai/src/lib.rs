@@ -1,4 +1,5 @@
-//! Bots for hexwar, generic over the engine contract ([`engine::Game`]).
+//! Bots for hexwar, generic over the engine contract ([`engine::Game`]): they play
+//! VIKTORY II ([`viktory`]) and A Victory Lost ([`avl`]).
 //!
 //! A bot reads only its seat's view and the legal actions (which, for the seat to move,
 //! depend only on that view: the engine harness checks it), never the true state, so it
@@ -26,6 +27,7 @@
 #![forbid(unsafe_code)]
 
 pub mod arena;
+pub mod avl;
 mod bot;
 mod game;
 pub mod greedy;

@@ -334,7 +334,12 @@ impl<G: AiGame> Tree<'_, G> {
             let pick = if present < allowed.min(legal.len()) {
                 // Expand: the best-prior legal action that is not a child yet.
                 let n = &self.nodes[node];
-                let fresh = |a: &G::Action| !n.children.iter().any(|c| &c.action == a);
+                // Retractions and futile actions only when nothing else is legal.
+                let idle = |a: &G::Action| G::is_retraction(a) || d.is_futile(a);
+                let only_idle = legal.iter().all(idle);
+                let fresh = |a: &G::Action| {
+                    !n.children.iter().any(|c| &c.action == a) && (only_idle || !idle(a))
+                };
                 let action = n
                     .order
                     .iter()

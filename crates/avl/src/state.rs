@@ -378,6 +378,35 @@ impl Avl {
         }
     }
 
+    /// A state from the rules of a game already running and a position, validated like
+    /// [`Avl::from_setup`] but without compiling the scenario again: for search, which
+    /// rebuilds many states of one game (a bot's view carries the rules,
+    /// [`crate::View::rules`]).
+    pub fn from_rules(rules: Arc<Rules>, position: Position) -> Result<Avl, SetupErrors> {
+        let s = Avl {
+            rules,
+            pos: position,
+        };
+        let problems = s.validate();
+        if problems.is_empty() {
+            Ok(s)
+        } else {
+            Err(SetupErrors(problems))
+        }
+    }
+
+    /// A state from the rules of a game already running and a position, without any
+    /// check: for search, rebuilding a position the game itself reached (a view's, its
+    /// hidden facts filled in) when [`Avl::from_rules`] refuses it because the game got
+    /// somewhere its own validation does not allow. The rules act on it as they would on
+    /// the original.
+    pub fn from_rules_unchecked(rules: Arc<Rules>, position: Position) -> Avl {
+        Avl {
+            rules,
+            pos: position,
+        }
+    }
+
     /// The setup that reproduces this state.
     pub fn to_setup(&self) -> Setup {
         Setup {
@@ -570,6 +599,11 @@ impl Avl {
 
     /// The fixed rules (scenario, compiled data, options).
     pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The fixed rules, shared by every state of the game (cloning the `Arc` is cheap).
+    pub fn shared_rules(&self) -> &Arc<Rules> {
         &self.rules
     }
 

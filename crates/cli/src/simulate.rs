@@ -1,10 +1,13 @@
-//! `hexwar simulate`: bot tournaments on VIKTORY II.
+//! `hexwar simulate`: bot tournaments on VIKTORY II (`--game viktory`, the default) and
+//! A Victory Lost (`--game avl`).
 //!
 //! Every game is seeded from `--seed` and its index, chance and bot decisions from
 //! separate streams ([`ai::arena`]), so a run with an iteration budget gives the same
 //! table whatever `--threads` says; with `--budget-ms` thinking depends on the machine.
-//! Seats rotate so each bot plays each seat equally often. Games stopped by
-//! `--max-turns` end by the 5.3 empire score (R-19), ties shared.
+//! Seats rotate so each bot plays each seat equally often. VIKTORY games stopped by
+//! `--max-turns` end by the 5.3 empire score (R-19), ties shared. A Victory Lost games
+//! end by the scenario's own rules (14.0.2: sudden death or the last turn), and the
+//! table adds each bot's results by side (Axis, Soviet).
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -14,6 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ai::{AiGame, Bot, Budget, Greedy, Level, Mcts, MctsConfig, RandomBot};
+use avl::Avl;
 use engine::{Game, NewGame};
 use serde_json::{Value, json};
 use viktory::Viktory;
@@ -28,9 +32,16 @@ pub(crate) struct SimulateArgs {
     /// Games per pairing.
     #[arg(long, default_value_t = 100)]
     games: usize,
-    /// The VIKTORY preset.
-    #[arg(long, default_value = "classic")]
-    preset: String,
+    /// The game: viktory or avl (A Victory Lost).
+    #[arg(long, default_value = "viktory")]
+    game: String,
+    /// The preset (VIKTORY: default classic; A Victory Lost: standard).
+    #[arg(long)]
+    preset: Option<String>,
+    /// A Victory Lost only: play this scenario file instead of the standard preset's
+    /// (e.g. data/avl/campaign.toml).
+    #[arg(long)]
+    scenario: Option<PathBuf>,
     /// Players per game.
     #[arg(long, default_value_t = 2)]
     players: u8,
@@ -46,13 +57,14 @@ pub(crate) struct SimulateArgs {
     /// MCTS independent trees per decision (root parallelism).
     #[arg(long, default_value_t = 1)]
     trees: u32,
-    /// Game turns before the empires are scored (R-19); 0: no limit.
-    #[arg(long, default_value_t = 30)]
-    max_turns: u16,
+    /// VIKTORY only: game turns before the empires are scored (R-19); 0: no limit
+    /// (default 30).
+    #[arg(long)]
+    max_turns: Option<u16>,
     /// Games played at once.
     #[arg(long, default_value_t = 2)]
     threads: usize,
-    /// More preset options, as a JSON object.
+    /// More preset options, as a JSON object (A Victory Lost: the 15.0 options).
     #[arg(long)]
     options: Option<String>,
     /// Write every game and the summary as JSON here.
@@ -98,7 +110,7 @@ fn budget(args: &SimulateArgs) -> Budget {
     }
 }
 
-fn make_bot(name: &str, args: &SimulateArgs) -> Result<Box<dyn Bot<Viktory>>, String> {
+fn make_bot<G: AiGame>(name: &str, args: &SimulateArgs) -> Result<Box<dyn Bot<G>>, String> {
     Ok(match name {
         "random" => Box::new(RandomBot),
         "greedy" => Box::new(Greedy::default()),
@@ -112,29 +124,199 @@ fn make_bot(name: &str, args: &SimulateArgs) -> Result<Box<dyn Bot<Viktory>>, St
             let level: Level = other
                 .parse()
                 .map_err(|e| format!("{e} (or greedy, mcts)"))?;
-            level.bot::<Viktory>(Duration::from_hours(1), args.trees.max(1))
+            level.bot::<G>(Duration::from_hours(1), args.trees.max(1))
         }
     })
 }
 
-fn new_state(args: &SimulateArgs) -> Result<Viktory, String> {
-    let mut options = match &args.options {
+fn preset_options(args: &SimulateArgs) -> Result<serde_json::Map<String, Value>, String> {
+    match &args.options {
         Some(text) => match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(m)) => m,
-            _ => return Err("--options must be a JSON object".into()),
+            Ok(Value::Object(m)) => Ok(m),
+            _ => Err("--options must be a JSON object".into()),
         },
-        None => serde_json::Map::new(),
-    };
-    if args.max_turns > 0 {
-        options.insert("max_turns".into(), args.max_turns.into());
+        None => Ok(serde_json::Map::new()),
     }
-    let setup = Viktory::new_setup(&NewGame {
-        preset: Some(args.preset.clone()),
-        options,
-        players: Some(args.players),
-    })
-    .map_err(|e| e.to_string())?;
-    Viktory::from_setup(&setup).map_err(|e| e.to_string())
+}
+
+/// A tournament's starting position and how the table names it.
+struct Start<G> {
+    state: G,
+    /// In the table's first line: "preset classic, max turns 30".
+    header: String,
+    /// In the chart's title.
+    chart: String,
+    /// Fields of the JSON document that describe the game.
+    fields: serde_json::Map<String, Value>,
+}
+
+/// What `simulate` needs of a game family beyond the bots' interface.
+trait Family: AiGame + Sync {
+    /// The starting position the flags ask for.
+    fn start(args: &SimulateArgs) -> Result<Start<Self>, String>;
+    /// The game turn a state is in.
+    fn game_turn(&self) -> u16;
+    /// The line under the table's first: how the games ended.
+    fn endings(results: &[GameResult]) -> String;
+    /// Lines after the pairwise results (empty: none).
+    fn after(args: &SimulateArgs, results: &[GameResult]) -> String;
+}
+
+impl Family for Viktory {
+    fn start(args: &SimulateArgs) -> Result<Start<Viktory>, String> {
+        if args.scenario.is_some() {
+            return Err("--scenario is for A Victory Lost (--game avl)".into());
+        }
+        let preset = args.preset.clone().unwrap_or_else(|| "classic".into());
+        let max_turns = args.max_turns.unwrap_or(30);
+        let mut options = preset_options(args)?;
+        if max_turns > 0 {
+            options.insert("max_turns".into(), max_turns.into());
+        }
+        let setup = Viktory::new_setup(&NewGame {
+            preset: Some(preset.clone()),
+            options,
+            players: Some(args.players),
+        })
+        .map_err(|e| e.to_string())?;
+        let state = Viktory::from_setup(&setup).map_err(|e| e.to_string())?;
+        let mut fields = serde_json::Map::new();
+        fields.insert("preset".into(), preset.clone().into());
+        fields.insert("max_turns".into(), max_turns.into());
+        Ok(Start {
+            state,
+            header: format!("preset {preset}, max turns {max_turns}"),
+            chart: preset,
+            fields,
+        })
+    }
+
+    fn game_turn(&self) -> u16 {
+        self.turn().number
+    }
+
+    fn endings(results: &[GameResult]) -> String {
+        let limit = results.iter().filter(|r| r.reason == "turn limit").count();
+        format!(
+            "{limit} of {} games reached the turn limit (scored by 5.3, ties shared)",
+            results.len()
+        )
+    }
+
+    fn after(_args: &SimulateArgs, _results: &[GameResult]) -> String {
+        String::new()
+    }
+}
+
+impl Family for Avl {
+    fn start(args: &SimulateArgs) -> Result<Start<Avl>, String> {
+        if args.max_turns.is_some() {
+            return Err(
+                "A Victory Lost ends by its scenario's last turn or sudden death (14.0.2); \
+                 --max-turns is for VIKTORY"
+                    .into(),
+            );
+        }
+        let preset = args.preset.clone().unwrap_or_else(|| "standard".into());
+        let mut setup = Avl::new_setup(&NewGame {
+            preset: Some(preset.clone()),
+            options: preset_options(args)?,
+            players: Some(args.players),
+        })
+        .map_err(|e| e.to_string())?;
+        if let Some(path) = &args.scenario {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            setup.scenario = avl::Scenario::from_toml(&text).map_err(|problems| {
+                let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                format!("{}: {}", path.display(), lines.join("; "))
+            })?;
+        }
+        let state = Avl::from_setup(&setup).map_err(|e| e.to_string())?;
+        let name = setup.scenario.name.clone();
+        let turns = setup.scenario.turns;
+        let mut fields = serde_json::Map::new();
+        fields.insert("game".into(), "avl".into());
+        fields.insert("preset".into(), preset.clone().into());
+        fields.insert("scenario".into(), name.clone().into());
+        fields.insert(
+            "scenario_file".into(),
+            args.scenario
+                .as_ref()
+                .map_or(Value::Null, |p| p.display().to_string().into()),
+        );
+        fields.insert("turns".into(), turns.into());
+        Ok(Start {
+            state,
+            header: format!("A Victory Lost, preset {preset}, scenario \"{name}\" ({turns} turns)"),
+            chart: format!("A Victory Lost, {name}"),
+            fields,
+        })
+    }
+
+    fn game_turn(&self) -> u16 {
+        u16::from(self.turn().0)
+    }
+
+    fn endings(results: &[GameResult]) -> String {
+        let sudden = results
+            .iter()
+            .filter(|r| r.reason == "sudden death")
+            .count();
+        let last = results
+            .iter()
+            .filter(|r| r.reason.starts_with("end of turn"))
+            .count();
+        let stuck = results
+            .iter()
+            .filter(|r| r.reason.starts_with("stuck"))
+            .count();
+        let drawn = results
+            .iter()
+            .filter(|r| r.reason.starts_with("end of turn"))
+            .filter(|r| r.shares.first().is_some_and(|&x| (x - 0.5).abs() < 1e-9))
+            .count();
+        let axis = results
+            .iter()
+            .filter(|r| r.shares.first().is_some_and(|&x| x > 0.5))
+            .count();
+        format!(
+            "{} games: {sudden} ended by sudden death, {last} after the last turn (14.0.2), {} \
+             stopped at the decision limit, {stuck} stuck with no legal action (both shared); \
+             the Axis won {axis}, the Soviet player {}, {drawn} drawn",
+            results.len(),
+            results.len() - sudden - last - stuck,
+            sudden + last - axis - drawn,
+        )
+    }
+
+    fn after(args: &SimulateArgs, results: &[GameResult]) -> String {
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "\nby side (wins of games played on that side, ties shared):"
+        );
+        let _ = writeln!(
+            t,
+            "\n| bot | as Axis | Axis win rate | as Soviet | Soviet win rate |"
+        );
+        let _ = writeln!(t, "|---|---|---|---|---|");
+        for (b, name) in args.bots.iter().enumerate() {
+            let mut cells = Vec::new();
+            for seat in 0..2 {
+                let (n, wins) = results
+                    .iter()
+                    .filter(|r| r.lineup.get(seat) == Some(&b))
+                    .fold((0usize, 0.0f64), |(n, w), r| {
+                        (n + 1, w + r.shares.get(seat).copied().unwrap_or(0.0))
+                    });
+                let rate = if n > 0 { 100.0 * wins / n as f64 } else { 0.0 };
+                cells.push(format!("{wins:.1} of {n} | {rate:.1} %"));
+            }
+            let _ = writeln!(t, "| {name} | {} | {} |", cells[0], cells[1]);
+        }
+        t
+    }
 }
 
 /// The lineups (bot index per seat, before rotation) the tournament plays.
@@ -162,9 +344,18 @@ fn pairings(bots: usize, players: usize) -> Result<Vec<Vec<usize>>, String> {
 }
 
 fn simulate(args: &SimulateArgs) -> Result<(), String> {
-    let start_state = new_state(args)?;
+    match args.game.as_str() {
+        "viktory" => tournament::<Viktory>(args),
+        "avl" => tournament::<Avl>(args),
+        other => Err(format!("no game {other:?}; the games are viktory and avl")),
+    }
+}
+
+fn tournament<G: Family>(args: &SimulateArgs) -> Result<(), String> {
+    let start = G::start(args)?;
+    let start_state = &start.state;
     for b in &args.bots {
-        make_bot(b, args)?;
+        make_bot::<G>(b, args)?;
     }
     let players = usize::from(args.players);
     let lineups = pairings(args.bots.len(), players)?;
@@ -195,7 +386,7 @@ fn simulate(args: &SimulateArgs) -> Result<(), String> {
                         break;
                     }
                     let (seed, lineup) = &jobs[i];
-                    match play_one(args, &start_state, i, *seed, lineup) {
+                    match play_one(args, start_state, i, *seed, lineup) {
                         Ok(r) => {
                             if let Ok(mut v) = results.lock() {
                                 v[i] = Some(r);
@@ -224,18 +415,19 @@ fn simulate(args: &SimulateArgs) -> Result<(), String> {
         .flatten()
         .collect();
     let summary = summarize(args, &results);
-    print!("{}", table(args, &summary, &results, started.elapsed()));
+    print!(
+        "{}",
+        table::<G>(args, &start.header, &summary, &results, started.elapsed())
+    );
     if let Some(path) = &args.json {
-        let doc = json!({
+        let mut doc = json!({
             "command": std::env::args().collect::<Vec<_>>().join(" "),
             "bots": args.bots,
-            "preset": args.preset,
             "players": args.players,
             "games_per_pairing": args.games,
             "seed": args.seed,
             "budget": budget(args).describe(),
             "trees": args.trees,
-            "max_turns": args.max_turns,
             "summary": summary.iter().map(BotSummary::to_json).collect::<Vec<_>>(),
             "games": results.iter().map(|r| json!({
                 "index": r.index,
@@ -248,34 +440,31 @@ fn simulate(args: &SimulateArgs) -> Result<(), String> {
                 "decisions": r.decisions,
             })).collect::<Vec<_>>(),
         });
+        if let Value::Object(m) = &mut doc {
+            m.extend(start.fields.clone());
+        }
         let text = serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())?;
         std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     if let Some(path) = &args.svg {
-        std::fs::write(path, svg(args, &summary))
+        std::fs::write(path, svg(args, &start.chart, &summary))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
 }
 
-fn play_one(
+fn play_one<G: Family>(
     args: &SimulateArgs,
-    start: &Viktory,
+    start: &G,
     index: usize,
     seed: u64,
     lineup: &[usize],
 ) -> Result<GameResult, String> {
     let mut bots = lineup
         .iter()
-        .map(|&b| make_bot(&args.bots[b], args))
+        .map(|&b| make_bot::<G>(&args.bots[b], args))
         .collect::<Result<Vec<_>, _>>()?;
-    let played = ai::arena::play_game(
-        start.clone(),
-        &mut bots,
-        seed,
-        2_000_000,
-        ai::viktory::turn_marker,
-    );
+    let played = ai::arena::play_game(start.clone(), &mut bots, seed, 2_000_000, G::turn_marker);
     let n = lineup.len();
     let reward = played
         .state
@@ -291,8 +480,12 @@ fn play_one(
             .as_ref()
             .map(|o| o.scores.clone())
             .unwrap_or_default(),
-        reason: outcome.map_or_else(|| "decision limit".into(), |o| o.reason),
-        turns: played.state.turn().number,
+        reason: match outcome {
+            Some(o) => o.reason,
+            None if played.stuck => "stuck (no legal action)".into(),
+            None => "decision limit".into(),
+        },
+        turns: played.state.game_turn(),
         decisions: played.decisions,
         thinking: played
             .thinking
@@ -468,8 +661,9 @@ fn bradley_terry(score: &[Vec<f64>], games: &[Vec<usize>]) -> Vec<f64> {
     gamma.iter().map(|g| 1500.0 + 400.0 * g.log10()).collect()
 }
 
-fn table(
+fn table<G: Family>(
     args: &SimulateArgs,
+    header: &str,
     s: &[BotSummary],
     results: &[GameResult],
     elapsed: Duration,
@@ -477,22 +671,15 @@ fn table(
     let mut t = String::new();
     let _ = writeln!(
         t,
-        "{} games, {} players, preset {}, max turns {}, seed {}, MCTS budget {} ({} tree(s)), {:.0}s",
+        "{} games, {} players, {header}, seed {}, MCTS budget {} ({} tree(s)), {:.0}s",
         results.len(),
         args.players,
-        args.preset,
-        args.max_turns,
         args.seed,
         budget(args).describe(),
         args.trees,
         elapsed.as_secs_f64()
     );
-    let limit = results.iter().filter(|r| r.reason == "turn limit").count();
-    let _ = writeln!(
-        t,
-        "{limit} of {} games reached the turn limit (scored by 5.3, ties shared)",
-        results.len()
-    );
+    let _ = writeln!(t, "{}", G::endings(results));
     let _ = writeln!(
         t,
         "\n| bot | games | wins | win rate | 95 % CI (Wilson) | Elo | ms/decision | s/turn |"
@@ -529,10 +716,11 @@ fn table(
             let _ = writeln!(t, "  {}: {}", b.name, cells.join(", "));
         }
     }
+    t.push_str(&G::after(args, results));
     t
 }
 
-fn svg(args: &SimulateArgs, s: &[BotSummary]) -> String {
+fn svg(args: &SimulateArgs, label: &str, s: &[BotSummary]) -> String {
     let bar_h = 28;
     let left = 120.0_f64;
     let width = 640;
@@ -547,7 +735,7 @@ fn svg(args: &SimulateArgs, s: &[BotSummary]) -> String {
         o,
         r#"<text x="10" y="22" font-size="15">Win rates, {} players, {} (95 % Wilson intervals)</text>"#,
         args.players,
-        escape(&args.preset)
+        escape(label)
     );
     for pct in [0, 25, 50, 75, 100] {
         let x = left + plot * f64::from(pct) / 100.0;

@@ -36,27 +36,59 @@ impl Bot for RandomBot {
     }
 }
 
+/// How a game family's bot reads the JSON it is given: the seat's view, and the game's
+/// public setup (the session's setup without its position: the scenario and options,
+/// which every seat knows).
+pub trait ReadView: ai::AiGame {
+    /// The typed view, or `None` if the JSON does not read as one.
+    fn read_view(view: &Value, public_setup: Option<&Value>) -> Option<Self::View>;
+}
+
+impl ReadView for viktory::Viktory {
+    fn read_view(view: &Value, _public_setup: Option<&Value>) -> Option<viktory::View> {
+        serde_json::from_value(view.clone()).ok()
+    }
+}
+
+impl ReadView for avl::Avl {
+    /// The view's position alone cannot be played on: the bot rebuilds states with the
+    /// game's rules, compiled here from the public setup (a view read from JSON carries
+    /// none, and without them the bot would fall back on the first legal action).
+    fn read_view(view: &Value, public_setup: Option<&Value>) -> Option<avl::View> {
+        let mut typed: avl::View = serde_json::from_value(view.clone()).ok()?;
+        if let Some(setup) = public_setup {
+            let mut setup: avl::Setup = serde_json::from_value(setup.clone()).ok()?;
+            setup.position = None;
+            let start = avl::Avl::from_setup(&setup).ok()?;
+            typed.set_rules(std::sync::Arc::clone(start.shared_rules()));
+        }
+        Some(typed)
+    }
+}
+
 /// Plays a game family's typed bot for a level: the JSON view and actions are read
 /// back into the game's own types, and the level's bot from the `ai` crate chooses,
 /// thinking until shortly before the deadline.
 pub struct LevelBot<G> {
     level: ai::Level,
+    public_setup: Option<Value>,
     game: std::marker::PhantomData<fn() -> G>,
 }
 
 impl<G> LevelBot<G> {
-    /// The bot of `level`.
-    pub fn new(level: ai::Level) -> Self {
+    /// The bot of `level`, for a game with this public setup ([`ReadView`]).
+    pub fn new(level: ai::Level, public_setup: Option<Value>) -> Self {
         LevelBot {
             level,
+            public_setup,
             game: std::marker::PhantomData,
         }
     }
 }
 
-impl<G: ai::AiGame> Bot for LevelBot<G> {
+impl<G: ReadView> Bot for LevelBot<G> {
     fn choose(&self, view: &Value, legal: &[Value], deadline: Instant) -> usize {
-        let Ok(view) = serde_json::from_value::<G::View>(view.clone()) else {
+        let Some(view) = G::read_view(view, self.public_setup.as_ref()) else {
             return 0;
         };
         let Ok(actions) = legal
@@ -83,13 +115,31 @@ impl<G: ai::AiGame> Bot for LevelBot<G> {
     }
 }
 
+/// Whether a family's bots need the game's public setup ([`ReadView`]).
+pub fn needs_setup(game: &str) -> bool {
+    game == <avl::Avl as engine::Game>::NAME
+}
+
+/// The public part of a session's setup: everything but the position, which may hold
+/// hidden facts (the other side's chits).
+pub fn public_setup(mut setup: Value) -> Value {
+    if let Value::Object(m) = &mut setup {
+        m.remove("position");
+    }
+    setup
+}
+
 /// The bot for a level of a game family; levels the family has no bot for play
-/// randomly.
-pub fn for_level(game: &str, level: &str) -> Box<dyn Bot> {
+/// randomly. `public_setup` is [`public_setup`] of the session's setup, for the families
+/// that need it ([`needs_setup`]).
+pub fn for_level(game: &str, level: &str, public_setup: Option<Value>) -> Box<dyn Bot> {
     match (game, level.parse::<ai::Level>()) {
         (_, Ok(ai::Level::Random) | Err(_)) => Box::new(RandomBot),
         (<viktory::Viktory as engine::Game>::NAME, Ok(level)) => {
-            Box::new(LevelBot::<viktory::Viktory>::new(level))
+            Box::new(LevelBot::<viktory::Viktory>::new(level, None))
+        }
+        (<avl::Avl as engine::Game>::NAME, Ok(level)) => {
+            Box::new(LevelBot::<avl::Avl>::new(level, public_setup))
         }
         _ => Box::new(RandomBot),
     }
@@ -139,7 +189,7 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
     if hub.shutting_down() {
         return Ok(false);
     }
-    let (seat, version, view, legal, level, game) = {
+    let (seat, version, view, legal, level, game, setup) = {
         let guard = hub.lock(slot).await?;
         let Some(live) = guard.as_ref() else {
             return Ok(false);
@@ -151,13 +201,15 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
             .bot_level
             .clone()
             .unwrap_or_else(|| "random".into());
+        let game = live.session.game();
         (
             seat,
             live.session.version(),
             live.session.view(Some(seat)),
             live.session.legal(),
             level,
-            live.session.game(),
+            game,
+            needs_setup(game).then(|| public_setup(live.session.setup())),
         )
     };
     if legal.is_empty() {
@@ -167,7 +219,7 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
         tokio::time::sleep(hub.config.bot_delay).await;
     }
     let budget = hub.config.bot_budget;
-    let choice = choose(game, &level, view, legal, budget).await;
+    let choice = choose(game, &level, setup, view, legal, budget).await;
     match hub
         .submit(&slot.id, Submitter::Bot(seat), version, choice)
         .await
@@ -183,11 +235,12 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
 async fn choose(
     game: &str,
     level: &str,
+    public_setup: Option<Value>,
     view: Value,
     legal: Vec<Value>,
     budget: Duration,
 ) -> Value {
-    let bot = for_level(game, level);
+    let bot = for_level(game, level, public_setup);
     let fallback = legal[0].clone();
     let deadline = Instant::now() + budget;
     let task = tokio::task::spawn_blocking(move || {
@@ -197,5 +250,63 @@ async fn choose(
     match tokio::time::timeout(budget + Duration::from_millis(500), task).await {
         Ok(Ok(action)) => action,
         _ => fallback,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::Game;
+
+    /// An A Victory Lost bot reads the rules from the public setup (never the position,
+    /// which holds the other side's chits) and then plays as the `ai` crate's bot does.
+    #[test]
+    fn avl_bots_read_the_rules_from_the_public_setup() {
+        let mut setup = avl::Avl::new_setup(&engine::NewGame::default()).expect("a setup");
+        // HQs listed strongest last, so that greedy's choices are not the first ones.
+        setup.scenario.hqs.reverse();
+        let state = <avl::Avl as Game>::from_setup(&setup).expect("a game");
+        let seat = state
+            .to_move()
+            .seat()
+            .expect("the Soviet player chooses chits");
+        let view = serde_json::to_value(state.view(Some(seat))).expect("json");
+        let public = public_setup(serde_json::to_value(state.to_setup()).expect("json"));
+        assert!(public.get("position").is_none());
+        assert!(
+            avl::Avl::read_view(&view, None)
+                .expect("a view")
+                .rules()
+                .is_none()
+        );
+        let typed = avl::Avl::read_view(&view, Some(&public)).expect("a view");
+        assert!(typed.rules().is_some());
+        // Choosing the Soviet chits (3.0) involves no chance: greedy's choices are fixed.
+        let bot = for_level("avl", "easy", Some(public));
+        let deadline = Instant::now() + Duration::from_mins(1);
+        let mut state = state;
+        let mut not_first = 0;
+        while state.phase() == avl::Phase::Preparation {
+            let view = state.view(Some(seat));
+            let legal = state.legal_actions();
+            let want = ai::Bot::<avl::Avl>::choose(
+                &mut ai::Greedy::default(),
+                &view,
+                &legal,
+                &mut engine::GameRng::from_u64(1),
+            );
+            let legal_json: Vec<Value> = legal
+                .iter()
+                .map(|a| serde_json::to_value(a).expect("json"))
+                .collect();
+            let json = serde_json::to_value(&view).expect("json");
+            assert_eq!(bot.choose(&json, &legal_json, deadline), want);
+            not_first += usize::from(want != 0);
+            state.apply(legal[want]).expect("legal");
+        }
+        assert!(
+            not_first > 0,
+            "the choices are not all the first legal action"
+        );
     }
 }

@@ -1,0 +1,758 @@
+//! The A Victory Lost evaluation: each side's share of the win, from a count of victory
+//! points and what the position promises, in victory-point equivalents ("VP-eq").
+//!
+//! The game is won on victory points (14.0): 5 per Victory City held, and points for
+//! eliminated enemy units (3 per German mechanized unit, 1 per other German unit, 1 per
+//! Soviet mechanized unit; 5 per German mechanized unit with the 15.0.1 option); a lead
+//! of the scenario's margin (30) at the end of a turn wins at once (14.0.2); otherwise
+//! the most VPs after the last turn wins, counting units out of supply or isolated then
+//! as eliminated (14.0.1). For each side the evaluation adds up ([`Terms`]):
+//!
+//! - **vp**: its victory points now (14.0.1).
+//! - **material**: its combat units' worth: the mean of attack and defense strength
+//!   (2.2.2; after step losses, 2.2.3) times a weight that falls from the first turn to
+//!   the last, since units win nothing by themselves at the end. A unit with an Out of
+//!   Supply marker keeps 85 % (10.2.2: attack halved), an isolated one 60 % (10.2.3:
+//!   everything halved); one that cannot trace a supply line now (10.1.2, traced as the
+//!   rules do) loses a further quarter, since it will be marked at the next Supply
+//!   Phase; one outside the Command Range of every friendly HQ it can obey (7.3.3,
+//!   7.3.5; as hex distance) loses 15 %, since nothing can activate it. Units still to
+//!   arrive (11.0) or in a reinforcement box (11.2) count 85 %.
+//! - **end**: on the last turn, the VPs it gets for enemy units that will count as
+//!   eliminated (14.0.1): those marked after the Supply Phase, or before it those that
+//!   cannot trace a supply line (at 80 %); on earlier turns the same at 80 % divided by
+//!   the square of the turns left plus one.
+//! - **threats**: for each hex of its combat units next to enemy combat units (not
+//!   across impassable hexsides, 9.1.6), the enemy's expected gain from attacking it
+//!   with all of them, by the real odds (9.3: rivers, supply, isolation, terrain shifts;
+//!   [`avl::rules::combat::odds`]) averaged over the six die rolls of the CRT (9.4;
+//!   [`super::combat::expected_gain`]): steps lost (each step costs what the owner
+//!   loses: the worth given up by flipping or eliminating the unit, plus the VPs an
+//!   elimination gives the enemy), 0.3 per hex of retreat, and a Victory City's VPs if
+//!   the hex empties. It is subtracted at 30 %, or at 70 % when the enemy is the active
+//!   player now and the units that can still attack this Combat Segment are activated
+//!   (7.3.2, 9.1.1, 9.1.4). Attacks the enemy would lose on are not counted.
+//! - **battle**: the combat being declared counts for the active player at its full
+//!   expected gain, with the activated units next to the target that have not attacked
+//!   yet counted as joining it (so the first unit named is valued by the attack it
+//!   opens). A declared attack that cannot be resolved even with them (9.3.4), or that
+//!   the attacker expects to lose on, scores the active player a certain loss: ending
+//!   the segment is always open instead, and a one-ply bot must not declare it only to
+//!   withdraw it (H-108) over and over (the bots never withdraw an attack, see
+//!   [`crate::AiGame::is_retraction`]). Once the die is rolled, what the result still
+//!   has to do counts as done: steps to lose (cheapest first, 9.4.2), the defenders'
+//!   retreat (9.5), the advance into an emptied Victory City (9.6, H-106).
+//! - **cities**: a Victory City the side holds without a combat unit in it loses 70 %
+//!   of its VPs times 0.5 if an enemy combat unit is adjacent, 50 % at two hexes, 25 % at
+//!   three or four, 10 % at five or six; half that if a friendly unit is nearer than the
+//!   enemy (14.0.1, H-106: control passes when an enemy combat unit enters).
+//! - **command**: 1.5 off for each HQ on the map with no unit within its Command Range
+//!   (11.3, 12.6: it will leave the game with its chit), 0.4 for a HQ alone in an enemy
+//!   ZOC (12.1: it may be overrun); and for each Command Chit the side holds, 0.02 per
+//!   combat unit its HQ would activate now (STAVKA: every Soviet HQ's, 7.2.2; Manstein:
+//!   the best Axis HQ's), 0.03 more when it was selected for this turn (in the cup or
+//!   played, 7.1.2). This is what makes the chit choice (3.0) and the selection (7.1.2)
+//!   prefer the HQs that command the most units.
+//! - **area**: 8 times the share of the map's land hexes from which it can trace a
+//!   supply line: lines of units and their ZOCs (6.0, 10.1.2) push the enemy's supply
+//!   area back, and a pocket shrinks it.
+//! - **advance**: −0.02 per hex (at most 12) between each of its combat units and the
+//!   nearest enemy combat unit or enemy-held Victory City, so idle units march.
+//!
+//! The balance `d` (Axis total − Soviet total) becomes the Axis share
+//! `1 / (1 + e^(−d/σ))`, with σ from 60 % of the sudden death margin on the first turn
+//! down to 25 % on the last (a lead is surer late). Within 5 VPs of the margin, each
+//! VP of lead counts double (sudden death, 14.0.2). A finished game scores its outcome.
+
+use avl::rules::{combat as rules_combat, victory};
+use avl::state::BattleStage;
+use avl::{Avl, Chit, Location, Nationality, Phase, PieceId, Side, Supply};
+use hexmap::{Board, Hex};
+
+use super::combat::{Stakes, expected_gain};
+use super::snapshot::{OnMap, Snapshot};
+use super::topology::{IMPASSABLE, NONE, zoc_bit};
+
+/// The evaluation's weights (VP-equivalents unless said otherwise).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Weights {
+    /// Worth of one strength point on the map on the first turn …
+    pub strength_start: f64,
+    /// … and on the last.
+    pub strength_end: f64,
+    /// Share of its worth a unit still to arrive or in a box keeps.
+    pub reinforcement: f64,
+    /// Share a unit with an Out of Supply marker keeps (10.2.2).
+    pub out_of_supply: f64,
+    /// Share an isolated unit keeps (10.2.3).
+    pub isolated: f64,
+    /// Share a unit that cannot trace a supply line now loses (10.1.2).
+    pub cut_off: f64,
+    /// Share of its elimination VPs a unit cut off on the last turn gives (14.0.1).
+    pub cut_off_end: f64,
+    /// Share of an enemy attack's expected gain counted as a threat …
+    pub threat: f64,
+    /// … and when the enemy can make it in his current activation.
+    pub threat_now: f64,
+    /// Lost per hex of retreat (9.5).
+    pub retreat: f64,
+    /// Share of a Victory City's VPs at stake when it is empty and threatened.
+    pub city_threat: f64,
+    /// Share of its worth a unit out of every HQ's Command Range loses (7.3.3).
+    pub uncommanded: f64,
+    /// A HQ with no unit in its Command Range (11.3).
+    pub hq_orphan: f64,
+    /// A HQ alone in an enemy ZOC (12.1).
+    pub hq_exposed: f64,
+    /// Per combat unit the HQ of a chit the side holds would activate (7.2).
+    pub chit_held: f64,
+    /// More per unit when the chit was selected for this turn (7.1.2).
+    pub chit_selected: f64,
+    /// The whole map's land traced for supply (10.1.2).
+    pub area: f64,
+    /// Per hex between a combat unit and its nearest objective.
+    pub advance: f64,
+    /// Hexes counted at most for `advance`.
+    pub advance_cap: u32,
+    /// σ of the win share on the first turn, as a share of the sudden death margin.
+    pub scale_start: f64,
+    /// σ on the last turn.
+    pub scale_end: f64,
+    /// Extra weight per VP of lead within 5 VPs of the sudden death margin (14.0.2).
+    pub sudden_death: f64,
+}
+
+impl Weights {
+    /// The defaults, set by hand (see `docs/ai.md`).
+    pub const DEFAULT: Weights = Weights {
+        strength_start: 0.4,
+        strength_end: 0.1,
+        reinforcement: 0.85,
+        out_of_supply: 0.85,
+        isolated: 0.6,
+        cut_off: 0.25,
+        cut_off_end: 0.8,
+        threat: 0.3,
+        threat_now: 0.7,
+        retreat: 0.3,
+        city_threat: 0.5,
+        uncommanded: 0.15,
+        hq_orphan: 1.5,
+        hq_exposed: 0.4,
+        chit_held: 0.02,
+        chit_selected: 0.03,
+        area: 8.0,
+        advance: 0.02,
+        advance_cap: 12,
+        scale_start: 0.6,
+        scale_end: 0.25,
+        sudden_death: 1.0,
+    };
+}
+
+/// The evaluation's parts per side (index: [`Side::index`]), each in VP-equivalents,
+/// higher better for that side.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Terms {
+    /// Victory points now (14.0.1).
+    pub vp: [f64; 2],
+    /// Combat units' worth (2.2, 10.2, 7.3).
+    pub material: [f64; 2],
+    /// VPs for enemy units that will count as eliminated at the end (14.0.1).
+    pub end: [f64; 2],
+    /// Expected losses to enemy attacks (negative, 9.3–9.4).
+    pub threats: [f64; 2],
+    /// The combat being fought (9.2–9.4).
+    pub battle: [f64; 2],
+    /// Empty Victory Cities at risk (negative, 14.0.1).
+    pub cities: [f64; 2],
+    /// HQs and chits (7.0, 11.3, 12.1).
+    pub command: [f64; 2],
+    /// Land traced for supply (10.1.2).
+    pub area: [f64; 2],
+    /// Distance to the enemy (negative).
+    pub advance: [f64; 2],
+}
+
+impl Terms {
+    /// One side's total.
+    pub fn total(&self, side: Side) -> f64 {
+        let i = side.index();
+        self.vp[i]
+            + self.material[i]
+            + self.end[i]
+            + self.threats[i]
+            + self.battle[i]
+            + self.cities[i]
+            + self.command[i]
+            + self.area[i]
+            + self.advance[i]
+    }
+
+    /// Axis total minus Soviet total.
+    pub fn balance(&self) -> f64 {
+        self.total(Side::Axis) - self.total(Side::Soviet)
+    }
+}
+
+/// Each seat's share of the win (Axis, Soviet), summing to 1.
+pub fn evaluate(s: &Avl, w: &Weights) -> Vec<f64> {
+    if let Some(r) = &s.position().result {
+        return match r.winner {
+            Some(Side::Axis) => vec![1.0, 0.0],
+            Some(Side::Soviet) => vec![0.0, 1.0],
+            None => vec![0.5, 0.5],
+        };
+    }
+    let parts = terms(s, w);
+    let margin = f64::from(s.rules().scenario.sudden_death_margin.max(1));
+    let lead = parts.vp[0] - parts.vp[1];
+    let near = (lead.abs() - (margin - 5.0)).clamp(0.0, 10.0);
+    let balance = parts.balance() + lead.signum() * w.sudden_death * near;
+    let frac = turns_left_share(s);
+    let sigma = margin * (w.scale_end + (w.scale_start - w.scale_end) * frac);
+    let p = 1.0 / (1.0 + (-balance / sigma.max(1e-6)).exp());
+    vec![p, 1.0 - p]
+}
+
+/// The share of the game still to play: 1 on the first turn, 0 on the last.
+fn turns_left_share(s: &Avl) -> f64 {
+    let turns = s.rules().scenario.turns.max(1);
+    let left = turns.saturating_sub(s.turn().0);
+    f64::from(left) / f64::from(turns.saturating_sub(1).max(1))
+}
+
+/// The worth of one strength point now: from `strength_start` on the first turn to
+/// `strength_end` on the last.
+fn strength_weight(s: &Avl, w: &Weights) -> f64 {
+    w.strength_end + (w.strength_start - w.strength_end) * turns_left_share(s)
+}
+
+/// The mean of attack and defense strength, current side (2.2.2, 2.2.3).
+fn strength(s: &Avl, p: PieceId) -> f64 {
+    let st = s.strengths(p);
+    f64::from(st.attack.0 + st.defense.0) / 2.0
+}
+
+/// Rule 14.0.1: the VPs the enemy gets when this combat unit is eliminated.
+pub fn elimination_vp(s: &Avl, p: PieceId) -> f64 {
+    let v = &s.rules().scenario.victory;
+    let mech = s.mechanized(p);
+    f64::from(match s.nationality(p) {
+        Nationality::German if mech && s.options().german_mech_5vp => {
+            v.german_mechanized_soviet_help
+        }
+        Nationality::German if mech => v.german_mechanized,
+        Nationality::German => v.german_other,
+        Nationality::Soviet if mech => v.soviet_mechanized,
+        _ => 0,
+    })
+}
+
+/// Rule 9.4.2: what each step of the unit costs its owner: flipping it (the strength
+/// it loses), then eliminating it (what is left, and the enemy's VPs).
+fn push_steps(s: &Avl, p: PieceId, point: f64, out: &mut Vec<f64>) {
+    let elim = elimination_vp(s, p);
+    let now = point * strength(s, p);
+    match (s.steps(p), s.unit_info(p).and_then(|u| u.reduced)) {
+        (2, Some(r)) => {
+            let reduced = point * f64::from(r.attack.0 + r.defense.0) / 2.0;
+            out.push((now - reduced).max(0.0));
+            out.push(reduced + elim);
+        }
+        _ => out.push(now + elim),
+    }
+}
+
+/// The steps of these units, cheapest first.
+fn step_costs(s: &Avl, units: impl Iterator<Item = PieceId>, point: f64) -> Vec<f64> {
+    let mut out = Vec::new();
+    for p in units {
+        push_steps(s, p, point, &mut out);
+    }
+    out.sort_by(f64::total_cmp);
+    out
+}
+
+/// The evaluation's parts.
+pub fn terms(s: &Avl, w: &Weights) -> Terms {
+    let snap = Snapshot::of(s);
+    let mut t = Terms::default();
+    let vp = victory::vp(s, false);
+    t.vp = [f64::from(vp[0]), f64::from(vp[1])];
+    let point = strength_weight(s, w);
+    let hqs = command(s, &snap, w, &mut t);
+    material(s, &snap, w, point, &hqs, &mut t);
+    threats(s, &snap, w, point, &mut t);
+    battle(s, &snap, w, point, &mut t);
+    cities(s, &snap, w, &mut t);
+    let land = snap.topo.land_count.max(1) as f64;
+    for side in Side::BOTH {
+        t.area[side.index()] = w.area * snap.traced_count[side.index()] as f64 / land;
+    }
+    advance(s, &snap, w, &mut t);
+    t
+}
+
+/// A HQ on the map, with the combat units within its Command Range.
+struct HqReach {
+    piece: OnMap,
+    range: u32,
+    nationality: Nationality,
+    units: u32,
+}
+
+/// Whether a HQ of `hq` nationality activates a unit of `unit` nationality (7.3.5).
+fn obeys(hq: Nationality, unit: Nationality) -> bool {
+    hq.side() == unit.side() && hq.compatible(unit)
+}
+
+/// Rules 7.0, 11.3, 12.1: HQs, their reach, the chits; returns the HQs on the map.
+fn command(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) -> Vec<HqReach> {
+    let topo = &snap.topo;
+    let mut hqs: Vec<HqReach> = snap
+        .pieces
+        .iter()
+        .filter(|p| p.hq)
+        .filter_map(|p| {
+            s.hq_info(p.id).map(|h| HqReach {
+                piece: *p,
+                range: u32::from(h.range),
+                nationality: h.nationality,
+                units: 0,
+            })
+        })
+        .collect();
+    for h in &mut hqs {
+        let at = topo.hexes[h.piece.at as usize];
+        h.units = snap
+            .pieces
+            .iter()
+            .filter(|u| {
+                !u.hq
+                    && obeys(h.nationality, s.nationality(u.id))
+                    && topo.hexes[u.at as usize].distance(at) <= h.range
+            })
+            .count() as u32;
+        let i = h.piece.side.index();
+        if h.units == 0 {
+            t.command[i] -= w.hq_orphan;
+        }
+        let alone = snap.units_at(h.piece.at).next().is_none();
+        let zoc = snap.grid[h.piece.at as usize] & zoc_bit(h.piece.side.enemy()) != 0;
+        if alone && zoc {
+            t.command[i] -= w.hq_exposed;
+        }
+    }
+    // What each HQ's chit would activate now (7.2.2, 7.3.2, 11.2.3).
+    let power = |hq: PieceId| -> f64 {
+        match s.location(hq) {
+            Location::Map(_) => hqs
+                .iter()
+                .find(|h| h.piece.id == hq)
+                .map_or(0.0, |h| f64::from(h.units)),
+            Location::Box(b) => s
+                .piece_ids()
+                .filter(|&u| !s.is_hq(u) && s.location(u) == Location::Box(b))
+                .count() as f64,
+            _ => 0.0,
+        }
+    };
+    let best_axis = hqs
+        .iter()
+        .filter(|h| h.piece.side == Side::Axis)
+        .map(|h| f64::from(h.units))
+        .fold(0.0, f64::max);
+    let soviet_all = snap
+        .pieces
+        .iter()
+        .filter(|u| {
+            !u.hq
+                && u.side == Side::Soviet
+                && hqs.iter().any(|h| {
+                    h.piece.side == Side::Soviet
+                        && snap.topo.hexes[u.at as usize]
+                            .distance(snap.topo.hexes[h.piece.at as usize])
+                            <= h.range
+                })
+        })
+        .count() as f64;
+    let chit_power = |c: Chit| match c {
+        Chit::Stavka => soviet_all,
+        Chit::Manstein(_) => best_axis,
+        Chit::Hq(p) if usize::from(p.0) < s.piece_count() => power(p),
+        _ => 0.0,
+    };
+    let pos = s.position();
+    for side in Side::BOTH {
+        let i = side.index();
+        let mine = |c: &&Chit| avl::rules::command::chit_side(s, **c) == Some(side);
+        for c in pos
+            .cup
+            .iter()
+            .chain(&pos.played[i])
+            .chain(&pos.drawn)
+            .filter(mine)
+        {
+            t.command[i] += (w.chit_held + w.chit_selected) * chit_power(*c);
+        }
+        for c in &pos.inactive[i] {
+            t.command[i] += w.chit_held * chit_power(*c);
+        }
+    }
+    hqs
+}
+
+/// Rules 2.2, 10.2, 7.3, 14.0.1: the units' worth and the end-of-game VPs.
+fn material(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, hqs: &[HqReach], t: &mut Terms) {
+    let topo = &snap.topo;
+    let last = s.turn().0 >= s.rules().scenario.turns;
+    let marked_final = last && matches!(s.phase(), Phase::Reinforcement(_) | Phase::Over);
+    let left = f64::from(s.rules().scenario.turns.saturating_sub(s.turn().0));
+    let end_weight = w.cut_off_end / ((left + 1.0) * (left + 1.0));
+    for p in s.piece_ids().filter(|&p| !s.is_hq(p)) {
+        let side = s.side(p);
+        let own = side.index();
+        let worth = point * strength(s, p);
+        match s.location(p) {
+            Location::Map(_) => {
+                let Some(piece) = snap.on_map(p) else {
+                    continue;
+                };
+                let marker = s.piece(p).supply;
+                let mut v = worth
+                    * match marker {
+                        Supply::InSupply => 1.0,
+                        Supply::OutOfSupply => w.out_of_supply,
+                        Supply::Isolated => w.isolated,
+                    };
+                let supplied = snap.supplied(&piece);
+                if !supplied {
+                    v *= 1.0 - w.cut_off;
+                }
+                let nat = s.nationality(p);
+                let here = topo.hexes[piece.at as usize];
+                let commanded = hqs.iter().any(|h| {
+                    obeys(h.nationality, nat)
+                        && here.distance(topo.hexes[h.piece.at as usize]) <= h.range
+                });
+                if !commanded {
+                    v *= 1.0 - w.uncommanded;
+                }
+                t.material[own] += v;
+                let enemy = side.enemy().index();
+                if marked_final {
+                    if marker != Supply::InSupply {
+                        t.end[enemy] += elimination_vp(s, p);
+                    }
+                } else if !supplied {
+                    t.end[enemy] += end_weight * elimination_vp(s, p);
+                }
+            }
+            Location::Box(_) | Location::Arriving(_) => t.material[own] += worth * w.reinforcement,
+            Location::Eliminated | Location::Removed => {}
+        }
+    }
+}
+
+/// The activated units of `side` that may still attack this Combat Segment (7.3.2,
+/// 9.1.1), if it is `side`'s activation.
+fn ready(s: &Avl, side: Side) -> Option<Vec<PieceId>> {
+    let pos = s.position();
+    if pos.active != Some(side) || !matches!(pos.phase, Phase::Movement | Phase::Combat) {
+        return None;
+    }
+    let a = pos.activation.as_ref()?;
+    let busy = pos
+        .battle
+        .as_ref()
+        .map_or(&[][..], |b| b.attackers.as_slice());
+    Some(
+        a.units
+            .iter()
+            .copied()
+            .filter(|u| !a.attacked.contains(u) && !busy.contains(u))
+            .collect(),
+    )
+}
+
+/// The enemy combat units next to hex index `at` that could attack it (9.1.6).
+fn adjacent_enemies(snap: &Snapshot, at: u32, side: Side) -> Vec<PieceId> {
+    let topo = &snap.topo;
+    let i = at as usize;
+    let mut out = Vec::new();
+    for (k, &j) in topo.neighbors[i].iter().enumerate() {
+        if j == NONE || topo.edges[i][k] & IMPASSABLE != 0 {
+            continue;
+        }
+        out.extend(
+            snap.units_at(j)
+                .filter(|u| u.side == side.enemy())
+                .map(|u| u.id),
+        );
+    }
+    out
+}
+
+/// The Victory City VPs a side loses when the hex at `at` empties, if it holds one there.
+fn city_stake(s: &Avl, hex: Hex, holder: Side) -> f64 {
+    let Some(c) = s.map().at(hex).and_then(|i| i.city) else {
+        return 0.0;
+    };
+    if s.position().control.get(usize::from(c)) == Some(&holder) {
+        f64::from(s.rules().scenario.victory.city)
+    } else {
+        0.0
+    }
+}
+
+/// What an attack by `attackers` on the hex at `at` (held by `holder`) is worth to the
+/// attacker; `None` when it is impossible (9.3.4).
+fn attack(
+    s: &Avl,
+    snap: &Snapshot,
+    w: &Weights,
+    point: f64,
+    attackers: &[PieceId],
+    at: u32,
+    holder: Side,
+) -> Option<f64> {
+    let hex = snap.topo.hexes[at as usize];
+    let defenders = snap.units_at(at).map(|u| u.id);
+    attack_on(s, w, point, attackers, hex, holder, defenders)
+}
+
+/// [`attack`] for the `defenders` on `hex`.
+fn attack_on(
+    s: &Avl,
+    w: &Weights,
+    point: f64,
+    attackers: &[PieceId],
+    hex: Hex,
+    holder: Side,
+    defenders: impl Iterator<Item = PieceId>,
+) -> Option<f64> {
+    let odds = rules_combat::odds(s, attackers, hex).odds?;
+    let stakes = Stakes {
+        defender_steps: step_costs(s, defenders, point),
+        attacker_steps: step_costs(s, attackers.iter().copied(), point),
+        hex: city_stake(s, hex, holder),
+        retreat: w.retreat,
+    };
+    Some(expected_gain(&s.rules().data.crt, odds, &stakes))
+}
+
+/// Rules 9.2, 9.3.4, H-108: whether declaring an attack on `target` now is futile: it
+/// cannot be resolved even with every activated unit next to the target that may still
+/// attack, or the attacker expects to lose on it. Such a declaration could only be
+/// withdrawn; the evaluation scores it a certain loss, and MCTS does not try it.
+pub fn futile_attack(s: &Avl, w: &Weights, target: Hex) -> bool {
+    let pos = s.position();
+    let Some(active) = pos.active else {
+        return false;
+    };
+    if pos.battle.is_some() || pos.phase != Phase::Combat {
+        return false;
+    }
+    let Some(ready) = ready(s, active) else {
+        return false;
+    };
+    let map = s.map();
+    let attackers: Vec<PieceId> = ready
+        .into_iter()
+        .filter(|&u| {
+            s.hex_of(u)
+                .is_some_and(|h| h.is_adjacent(target) && !map.side(h, target).impassable)
+        })
+        .collect();
+    let point = strength_weight(s, w);
+    let defenders = s.units_at(target);
+    !attack_on(s, w, point, &attackers, target, active.enemy(), defenders).is_some_and(|g| g > 0.0)
+}
+
+/// Rules 9.1–9.4: each side's hexes under enemy attack.
+fn threats(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, t: &mut Terms) {
+    let pos = s.position();
+    let target = pos.battle.as_ref().map(|b| b.target);
+    let ready = [ready(s, Side::Axis), ready(s, Side::Soviet)];
+    let attacked = pos
+        .activation
+        .as_ref()
+        .map_or(&[][..], |a| a.attacked_hexes.as_slice());
+    let mut last: Option<u32> = None;
+    for u in snap.pieces.iter().filter(|p| !p.hq) {
+        if last == Some(u.at) {
+            continue;
+        }
+        last = Some(u.at);
+        let hex = snap.topo.hexes[u.at as usize];
+        if target == Some(hex) {
+            continue;
+        }
+        let attackers = adjacent_enemies(snap, u.at, u.side);
+        if attackers.is_empty() {
+            continue;
+        }
+        let all = attack(s, snap, w, point, &attackers, u.at, u.side).unwrap_or(0.0);
+        let mut value = w.threat * all.max(0.0);
+        if let Some(r) = &ready[u.side.enemy().index()]
+            && !attacked.contains(&hex)
+        {
+            let now: Vec<PieceId> = attackers
+                .iter()
+                .copied()
+                .filter(|a| r.contains(a))
+                .collect();
+            let gain = if now.len() == attackers.len() {
+                all
+            } else if now.is_empty() {
+                0.0
+            } else {
+                attack(s, snap, w, point, &now, u.at, u.side).unwrap_or(0.0)
+            };
+            value = value.max(w.threat_now * gain);
+        }
+        t.threats[u.side.index()] -= value;
+    }
+}
+
+/// Rules 9.2–9.6: the combat being fought: the declared attack at its expected gain
+/// (an impossible one at a loss, so that it is not declared only to be withdrawn), then
+/// what its result still has to do: steps to lose (9.4.2), the defenders' retreat
+/// (9.5) and the attacker's advance into an emptied Victory City (9.6, H-106).
+fn battle(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, t: &mut Terms) {
+    let pos = s.position();
+    let (Some(fight), Some(active)) = (&pos.battle, pos.active) else {
+        return;
+    };
+    let Some(at) = s.map().board.index(fight.target).map(|i| i as u32) else {
+        return;
+    };
+    let (att, def) = (active.index(), active.enemy().index());
+    let alive = |v: &[PieceId]| -> Vec<PieceId> {
+        v.iter()
+            .copied()
+            .filter(|&u| matches!(s.location(u), Location::Map(_)))
+            .collect()
+    };
+    let city = city_stake(s, fight.target, active.enemy());
+    let result = fight.result.unwrap_or_default();
+    // Steps the defender still loses, of those left.
+    let defender_steps = |due: u8| {
+        let costs = step_costs(s, alive(&fight.defenders).into_iter(), point);
+        let lost: f64 = costs.iter().take(usize::from(due)).sum();
+        (lost, costs.len() > usize::from(due))
+    };
+    match fight.stage {
+        BattleStage::Declaring => {
+            let mut attackers = fight.attackers.clone();
+            if let Some(r) = ready(s, active) {
+                let near = adjacent_enemies(snap, at, active.enemy());
+                attackers.extend(r.into_iter().filter(|u| near.contains(u)));
+            }
+            // An attack that cannot be resolved or would lose (9.3.4) is never worth
+            // declaring: ending the segment is always open instead.
+            match attack(s, snap, w, point, &attackers, at, active.enemy()) {
+                Some(gain) if gain > 0.0 => t.battle[att] += gain,
+                _ => t.battle[att] = f64::NEG_INFINITY,
+            }
+        }
+        BattleStage::Rolling => {}
+        BattleStage::AttackerLosses | BattleStage::DefenderLosses => {
+            let due = if fight.stage == BattleStage::AttackerLosses {
+                let own = step_costs(s, alive(&fight.attackers).into_iter(), point);
+                t.battle[att] -= own.iter().take(usize::from(fight.steps_left)).sum::<f64>();
+                result.defender_steps
+            } else {
+                fight.steps_left
+            };
+            let (lost, left) = defender_steps(due);
+            t.battle[def] -= lost;
+            if left && result.retreat > 0 {
+                t.battle[def] -= w.retreat * f64::from(result.retreat);
+            }
+            if !left || result.retreat > 0 {
+                t.battle[att] += city;
+            }
+        }
+        BattleStage::Retreat => {
+            if !fight.to_retreat.is_empty() || fight.retreating.is_some() {
+                t.battle[def] -= w.retreat * f64::from(result.retreat);
+            }
+            t.battle[att] += city;
+        }
+        BattleStage::Advance => t.battle[att] += city,
+    }
+}
+
+/// Rule 14.0.1, H-106: empty Victory Cities within the enemy's reach.
+fn cities(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
+    let topo = &snap.topo;
+    let value = f64::from(s.rules().scenario.victory.city);
+    for (c, (hex, _, _)) in s.map().cities.iter().enumerate() {
+        let Some(&holder) = s.position().control.get(c) else {
+            continue;
+        };
+        let Some(at) = s.map().board.index(*hex).map(|i| i as u32) else {
+            continue;
+        };
+        if snap.units_at(at).any(|u| u.side == holder) {
+            continue;
+        }
+        let nearest = |side: Side| {
+            snap.pieces
+                .iter()
+                .filter(|u| !u.hq && u.side == side)
+                .map(|u| topo.hexes[u.at as usize].distance(*hex))
+                .min()
+                .unwrap_or(u32::MAX)
+        };
+        let enemy = nearest(holder.enemy());
+        let mut risk = match enemy {
+            0 | 1 => 0.7,
+            2 => 0.5,
+            3 | 4 => 0.25,
+            5 | 6 => 0.1,
+            _ => 0.0,
+        };
+        if nearest(holder) < enemy {
+            risk *= 0.5;
+        }
+        t.cities[holder.index()] -= risk * value * w.city_threat;
+    }
+}
+
+/// Each combat unit's distance to the nearest enemy combat unit or enemy-held Victory
+/// City.
+fn advance(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
+    let topo = &snap.topo;
+    let cities: Vec<(Hex, Side)> = s
+        .map()
+        .cities
+        .iter()
+        .zip(&s.position().control)
+        .map(|((h, _, _), &c)| (*h, c))
+        .collect();
+    for side in Side::BOTH {
+        let targets: Vec<Hex> = snap
+            .pieces
+            .iter()
+            .filter(|u| !u.hq && u.side != side)
+            .map(|u| topo.hexes[u.at as usize])
+            .chain(cities.iter().filter(|c| c.1 != side).map(|c| c.0))
+            .collect();
+        if targets.is_empty() {
+            continue;
+        }
+        for u in snap.pieces.iter().filter(|u| !u.hq && u.side == side) {
+            let here = topo.hexes[u.at as usize];
+            let d = targets
+                .iter()
+                .map(|&h| h.distance(here))
+                .min()
+                .unwrap_or(0)
+                .min(w.advance_cap);
+            t.advance[side.index()] -= w.advance * f64::from(d);
+        }
+    }
+}

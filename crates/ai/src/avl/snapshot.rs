@@ -1,0 +1,118 @@
+//! What the evaluation reads from a position, gathered once per evaluation: the pieces
+//! on the map by hex, occupancy and zones of control (6.0), and both sides' supply
+//! traces (10.1.2).
+
+use std::rc::Rc;
+
+use avl::rules::pocket;
+use avl::{Avl, Location, PieceId, Side};
+use hexmap::Board;
+
+use super::topology::{self, NONE, Topology, piece_bit};
+
+/// A piece on the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OnMap {
+    /// Dense hex index.
+    pub at: u32,
+    /// The piece.
+    pub id: PieceId,
+    /// Its side.
+    pub side: Side,
+    /// A HQ (no ZOC, no combat).
+    pub hq: bool,
+}
+
+/// The position as the evaluation reads it.
+pub struct Snapshot {
+    /// The map's tables.
+    pub topo: Rc<Topology>,
+    /// The pieces on the map, by hex index then id.
+    pub pieces: Vec<OnMap>,
+    /// Per piece id: its hex index, or [`NONE`] off the map.
+    pub hex_of: Vec<u32>,
+    /// Per hex: occupancy and ZOC bits ([`topology::AXIS_PIECE`] …).
+    pub grid: Vec<u8>,
+    /// Per side, per hex: a supply line can be traced from it now (10.1.2).
+    pub traced: [Vec<bool>; 2],
+    /// Per side: hexes traced.
+    pub traced_count: [usize; 2],
+}
+
+impl Snapshot {
+    /// Reads `s`.
+    pub fn of(s: &Avl) -> Snapshot {
+        let topo = topology::of(s);
+        let board = &s.map().board;
+        let mut pieces: Vec<OnMap> = s
+            .piece_ids()
+            .filter_map(|p| match s.location(p) {
+                Location::Map(h) => board.index(h).map(|i| OnMap {
+                    at: i as u32,
+                    id: p,
+                    side: s.side(p),
+                    hq: s.is_hq(p),
+                }),
+                _ => None,
+            })
+            .collect();
+        pieces.sort_by_key(|p| (p.at, p.id));
+        let mut hex_of = vec![NONE; s.piece_count()];
+        for p in &pieces {
+            hex_of[usize::from(p.id.0)] = p.at;
+        }
+        let mut grid = vec![0u8; topo.len()];
+        for p in &pieces {
+            let i = p.at as usize;
+            grid[i] |= piece_bit(p.side);
+            if !p.hq {
+                topo.mark_zoc(&mut grid, i, p.side);
+            }
+        }
+        // Rule 13.0: the Pocket is closed or open as a whole; ask the rules crate.
+        let closed = topo
+            .pocket
+            .iter()
+            .position(|&p| p)
+            .is_some_and(|i| pocket::closed(s, topo.hexes[i]));
+        let mut traced = [Vec::new(), Vec::new()];
+        let mut traced_count = [0; 2];
+        for side in Side::BOTH {
+            traced_count[side.index()] = topo.trace(&grid, side, closed, &mut traced[side.index()]);
+        }
+        Snapshot {
+            topo,
+            pieces,
+            hex_of,
+            grid,
+            traced,
+            traced_count,
+        }
+    }
+
+    /// The pieces on hex index `at`.
+    pub fn at(&self, at: u32) -> &[OnMap] {
+        let lo = self.pieces.partition_point(|p| p.at < at);
+        let hi = self.pieces[lo..].partition_point(|p| p.at == at) + lo;
+        &self.pieces[lo..hi]
+    }
+
+    /// The combat units on hex index `at`.
+    pub fn units_at(&self, at: u32) -> impl Iterator<Item = &OnMap> + '_ {
+        self.at(at).iter().filter(|p| !p.hq)
+    }
+
+    /// The piece as it stands on the map, if it does.
+    pub fn on_map(&self, p: PieceId) -> Option<OnMap> {
+        let at = *self.hex_of.get(usize::from(p.0))?;
+        self.at(at).iter().find(|x| x.id == p).copied()
+    }
+
+    /// Whether the piece's hex can trace a supply line now.
+    pub fn supplied(&self, p: &OnMap) -> bool {
+        self.traced[p.side.index()]
+            .get(p.at as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+}

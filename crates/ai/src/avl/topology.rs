@@ -1,0 +1,225 @@
+//! The map's fixed tables for the evaluation, and a fast supply-line trace.
+//!
+//! The evaluation traces both sides' supply lines (10.1.2) every time it scores a
+//! position, hundreds of times per search iteration. The rules crate's trace
+//! ([`avl::rules::supply::supplied`]) looks hexsides up by coordinates; on the 71×50
+//! campaign map that costs about 0.3 ms per side. Here the map is flattened once per
+//! game into dense tables (neighbours by index, the hexside features that stop a supply
+//! line or a ZOC), cached per thread, and the trace runs over plain slices. A test
+//! checks it against the rules crate's trace.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::{Arc, Weak};
+
+use avl::state::Rules;
+use avl::{Avl, Side};
+use hexmap::{Board, Direction, Hex};
+
+/// No neighbour in this direction (off the map).
+pub const NONE: u32 = u32::MAX;
+
+/// A hexside that stops supply lines, ZOCs and Command Range: impassable (6.0.1, 10.1.2).
+pub const IMPASSABLE: u8 = 1;
+/// An unbridged major river hexside: stops supply lines (10.1.2), not ZOCs (6.0.1).
+pub const UNBRIDGED_MAJOR: u8 = 2;
+
+/// Occupancy and ZOC bits per hex: an Axis piece, a Soviet piece, in an Axis ZOC, in a
+/// Soviet ZOC.
+pub const AXIS_PIECE: u8 = 1;
+/// A Soviet piece is in the hex.
+pub const SOVIET_PIECE: u8 = 2;
+/// The hex is in the ZOC of an Axis combat unit (6.0.1).
+pub const AXIS_ZOC: u8 = 4;
+/// The hex is in the ZOC of a Soviet combat unit.
+pub const SOVIET_ZOC: u8 = 8;
+
+/// The side's piece bit.
+pub const fn piece_bit(side: Side) -> u8 {
+    match side {
+        Side::Axis => AXIS_PIECE,
+        Side::Soviet => SOVIET_PIECE,
+    }
+}
+
+/// The side's ZOC bit.
+pub const fn zoc_bit(side: Side) -> u8 {
+    match side {
+        Side::Axis => AXIS_ZOC,
+        Side::Soviet => SOVIET_ZOC,
+    }
+}
+
+/// The map flattened for the evaluation: every table is indexed by the board's dense
+/// hex index.
+#[derive(Debug)]
+pub struct Topology {
+    /// The hex at each index.
+    pub hexes: Vec<Hex>,
+    /// Neighbours in [`Direction::ALL`] order ([`NONE`] off the map).
+    pub neighbors: Vec<[u32; 6]>,
+    /// The hexside towards each neighbour: [`IMPASSABLE`], [`UNBRIDGED_MAJOR`] bits.
+    pub edges: Vec<[u8; 6]>,
+    /// Land (not water, 8.1.5).
+    pub land: Vec<bool>,
+    /// In the Stalingrad Pocket (13.0).
+    pub pocket: Vec<bool>,
+    /// Supply sources per side (2.1.2), Axis first.
+    pub sources: [Vec<u32>; 2],
+    /// Land hexes.
+    pub land_count: usize,
+}
+
+impl Topology {
+    /// Flattens the map of `rules`.
+    pub fn new(rules: &Rules) -> Topology {
+        let map = &rules.data.map;
+        let n = map.board.len();
+        let mut hexes = Vec::with_capacity(n);
+        let mut neighbors = Vec::with_capacity(n);
+        let mut edges = Vec::with_capacity(n);
+        let mut land = Vec::with_capacity(n);
+        let mut pocket = Vec::with_capacity(n);
+        let mut sources = [Vec::new(), Vec::new()];
+        for i in 0..n {
+            let hex = map.board.hex_at(i).unwrap_or(Hex::ORIGIN);
+            hexes.push(hex);
+            let info = map.at(hex).copied().unwrap_or_default();
+            land.push(!info.water);
+            pocket.push(info.pocket);
+            if let Some(side) = info.source {
+                sources[side.index()].push(i as u32);
+            }
+            let sides = map.sides.get(i).copied().unwrap_or_default();
+            let mut nb = [NONE; 6];
+            let mut ed = [0u8; 6];
+            for d in Direction::ALL {
+                if let Some(j) = map.board.index(hex.neighbor(d)) {
+                    nb[d.index()] = j as u32;
+                }
+                let f = sides[d.index()];
+                ed[d.index()] = if f.impassable { IMPASSABLE } else { 0 }
+                    | if f.unbridged_major() {
+                        UNBRIDGED_MAJOR
+                    } else {
+                        0
+                    };
+            }
+            neighbors.push(nb);
+            edges.push(ed);
+        }
+        let land_count = land.iter().filter(|&&l| l).count();
+        Topology {
+            hexes,
+            neighbors,
+            edges,
+            land,
+            pocket,
+            sources,
+            land_count,
+        }
+    }
+
+    /// Number of hexes on the board.
+    pub fn len(&self) -> usize {
+        self.hexes.len()
+    }
+
+    /// Whether the board is empty.
+    pub fn is_empty(&self) -> bool {
+        self.hexes.is_empty()
+    }
+
+    /// Rule 6.0.1: marks the ZOC of a `side` combat unit at index `at` in `grid`: the six
+    /// hexes around it, not water, not across impassable hexsides.
+    pub fn mark_zoc(&self, grid: &mut [u8], at: usize, side: Side) {
+        let bit = zoc_bit(side);
+        for (k, &j) in self.neighbors[at].iter().enumerate() {
+            if j != NONE && self.land[j as usize] && self.edges[at][k] & IMPASSABLE == 0 {
+                grid[j as usize] |= bit;
+            }
+        }
+    }
+
+    /// Rule 10.1.2: the hexes from which `side` can trace a supply line, as
+    /// [`avl::rules::supply::supplied`] finds them: through no enemy-occupied hex, no
+    /// enemy ZOC unless a friendly piece is there, no water, no impassable or unbridged
+    /// major river hexside, no closed Pocket hex (`pocket_closed`, 13.0); from the
+    /// side's sources that are usable themselves (H-114). `grid` holds the occupancy and
+    /// ZOC bits; `out` is overwritten. Returns the number of hexes traced.
+    pub fn trace(
+        &self,
+        grid: &[u8],
+        side: Side,
+        pocket_closed: bool,
+        out: &mut Vec<bool>,
+    ) -> usize {
+        let own = piece_bit(side);
+        let enemy = piece_bit(side.enemy());
+        let enemy_zoc = zoc_bit(side.enemy());
+        let usable = |i: usize| {
+            let g = grid[i];
+            self.land[i]
+                && !(pocket_closed && self.pocket[i])
+                && g & enemy == 0
+                && (g & own != 0 || g & enemy_zoc == 0)
+        };
+        out.clear();
+        out.resize(self.len(), false);
+        let mut queue: Vec<u32> = Vec::with_capacity(256);
+        for &src in &self.sources[side.index()] {
+            let i = src as usize;
+            if !out[i] && usable(i) {
+                out[i] = true;
+                queue.push(src);
+            }
+        }
+        let mut head = 0;
+        while let Some(&h) = queue.get(head) {
+            head += 1;
+            let h = h as usize;
+            for (k, &j) in self.neighbors[h].iter().enumerate() {
+                if j == NONE || self.edges[h][k] & (IMPASSABLE | UNBRIDGED_MAJOR) != 0 {
+                    continue;
+                }
+                let j = j as usize;
+                if !out[j] && usable(j) {
+                    out[j] = true;
+                    queue.push(j as u32);
+                }
+            }
+        }
+        queue.len()
+    }
+}
+
+thread_local! {
+    /// The topologies of the last few games this thread evaluated, by their rules. A
+    /// `Weak` keeps the rules' allocation, so its address cannot be reused by other
+    /// rules while the entry lives.
+    static CACHE: RefCell<Vec<(Weak<Rules>, Rc<Topology>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Games remembered per thread.
+const CACHE_SIZE: usize = 4;
+
+/// The topology of `s`'s map, from this thread's cache or built now.
+pub fn of(s: &Avl) -> Rc<Topology> {
+    let rules: &Arc<Rules> = s.shared_rules();
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(k) = cache
+            .iter()
+            .position(|(w, _)| std::ptr::eq(w.as_ptr(), Arc::as_ptr(rules)))
+        {
+            let entry = cache.remove(k);
+            let topo = Rc::clone(&entry.1);
+            cache.insert(0, entry);
+            return topo;
+        }
+        let topo = Rc::new(Topology::new(rules));
+        cache.insert(0, (Arc::downgrade(rules), Rc::clone(&topo)));
+        cache.truncate(CACHE_SIZE);
+        topo
+    })
+}

@@ -1,0 +1,588 @@
+//! The bots on A Victory Lost: states rebuilt from a view give that view back, choices
+//! depend on the view alone (the other side's chits are hidden, 7.1.3, 3.0), every bot
+//! names a legal action in every state, and greedy beats random.
+
+use ai::arena::{self, play_game};
+use ai::avl::eval::{Weights, terms};
+use ai::avl::topology::Topology;
+use ai::{AiGame, Bot, Budget, Greedy, Mcts, MctsConfig, RandomBot};
+use avl::rules::command::chit_side;
+use avl::{Avl, Chit, Location, Options, Scenario, Setup, Side, Supply, View};
+use engine::{Game, GameRng, Seat, ToMove};
+
+const CAMPAIGN: &str = include_str!("../../../data/avl/campaign.toml");
+
+fn start(text: &str, options: Options) -> Avl {
+    let scenario = Scenario::from_toml(text).expect("the scenario parses");
+    <Avl as Game>::from_setup(&Setup {
+        scenario,
+        options,
+        position: None,
+    })
+    .expect("the scenario starts")
+}
+
+/// Every 15.0 option on.
+fn all_options() -> Options {
+    Options {
+        german_mech_5vp: true,
+        administrative_movement: true,
+        late_first_panzer: true,
+        early_manstein: true,
+        soviet_selects_ahead: true,
+        axis_first_chit: true,
+    }
+}
+
+fn tiny_mcts() -> Mcts {
+    Mcts::new(MctsConfig {
+        budget: Budget::Iterations(6),
+        trees: 2,
+        threads: 1,
+        rollout_turns: 1,
+        max_rollout_decisions: 40,
+        ..MctsConfig::default()
+    })
+}
+
+fn bots() -> Vec<Box<dyn Bot<Avl>>> {
+    vec![
+        Box::new(RandomBot),
+        Box::new(Greedy::default()),
+        Box::new(tiny_mcts()),
+    ]
+}
+
+/// Plays `s` on with random actions, calling `at` before each seat decision.
+fn playout(mut s: Avl, seed: u64, max: usize, mut at: impl FnMut(&Avl, Seat, u64)) -> Avl {
+    let mut rng = GameRng::from_u64(seed);
+    let mut step = 0u64;
+    for _ in 0..max {
+        match s.to_move() {
+            ToMove::Over(_) => break,
+            ToMove::Chance => {
+                let a = s.sample_chance(&mut rng);
+                s.apply_unchecked(a);
+            }
+            ToMove::Seat(seat) => {
+                at(&s, seat, step);
+                let legal = s.legal_actions();
+                s.apply(legal[rng.below(legal.len() as u32) as usize])
+                    .expect("legal");
+                step += 1;
+            }
+        }
+    }
+    s
+}
+
+/// A state rebuilt from a seat's view shows that seat the same view, for either seat,
+/// with or without the options (the Soviet notes of 15.0.2 are hidden from the Axis).
+#[test]
+fn determinized_states_give_the_same_view() {
+    let mut checked = 0;
+    let mut rng = GameRng::from_u64(7);
+    let mut differs = 0;
+    for (seed, options) in [
+        (1u64, Options::default()),
+        (2, all_options()),
+        (3, Options::default()),
+        (4, all_options()),
+    ] {
+        playout(
+            start(avl::DEMO_SCENARIO, options),
+            seed,
+            5_000,
+            |s, _, _| {
+                for seat in [Seat(0), Seat(1)] {
+                    let v = s.view(Some(seat));
+                    let d = Avl::determinize(&v, &mut rng).expect("a consistent state");
+                    assert_eq!(d.view(Some(seat)), v, "{seat} sees the rebuilt state alike");
+                    if Avl::from_setup(&s.to_setup()).is_ok() {
+                        Avl::from_setup(&d.to_setup()).expect("the sampled chits are valid");
+                    }
+                    if s.to_move() == ToMove::Seat(seat) {
+                        assert_eq!(d.legal_actions(), s.legal_actions());
+                    }
+                    differs += usize::from(d != *s);
+                    checked += 1;
+                }
+            },
+        );
+    }
+    assert!(checked > 1_000, "{checked}");
+    assert!(
+        differs > checked / 4,
+        "hidden chits are sampled: {differs} of {checked}"
+    );
+}
+
+/// The rebuilt states follow the rules of what is hidden: the Soviet chits an Axis seat
+/// samples are STAVKA and chits of Soviet HQs still in the game, at most the number the
+/// Soviet player chose (3.0); an Axis chit the Soviet seat samples is one the Axis
+/// player holds.
+#[test]
+fn determinized_chits_are_plausible() {
+    let mut rng = GameRng::from_u64(8);
+    let mut checked = 0;
+    playout(
+        start(avl::DEMO_SCENARIO, Options::default()),
+        5,
+        5_000,
+        |s, _, _| {
+            let d = Avl::determinize(&s.view(Some(Seat(0))), &mut rng).expect("a state");
+            let p = d.position();
+            let soviet: Vec<Chit> = p.inactive[1]
+                .iter()
+                .chain(&p.played[1])
+                .chain(
+                    p.cup
+                        .iter()
+                        .filter(|&&c| chit_side(&d, c) == Some(Side::Soviet)),
+                )
+                .copied()
+                .collect();
+            let chosen = soviet.iter().filter(|&&c| c != Chit::Stavka).count();
+            assert!(chosen <= usize::from(d.rules().scenario.soviet_chosen_chits));
+            for c in soviet {
+                if let Chit::Hq(q) = c {
+                    assert!(
+                        d.location(q) != Location::Removed || !p.relocations.is_empty(),
+                        "a chit of a HQ that left the game"
+                    );
+                }
+            }
+            let truth = s.position();
+            let axis_truth: Vec<Chit> = truth.inactive[0]
+                .iter()
+                .chain(
+                    truth
+                        .cup
+                        .iter()
+                        .filter(|&&c| chit_side(s, c) == Some(Side::Axis)),
+                )
+                .copied()
+                .collect();
+            let e = Avl::determinize(&s.view(Some(Seat(1))), &mut rng).expect("a state");
+            let ep = e.position();
+            let mut axis: Vec<Chit> = ep.inactive[0]
+                .iter()
+                .chain(
+                    ep.cup
+                        .iter()
+                        .filter(|&&c| chit_side(&e, c) == Some(Side::Axis)),
+                )
+                .copied()
+                .collect();
+            let mut want = axis_truth.clone();
+            axis.sort();
+            want.sort();
+            assert_eq!(
+                axis, want,
+                "the Axis chits are public, only their places are not"
+            );
+            checked += 1;
+        },
+    );
+    assert!(checked > 100, "{checked}");
+}
+
+/// The same position with a fact hidden from `seat` changed: two of the other side's
+/// chits swapped between its pool and the cup, or (seen by the Axis) one Soviet chosen
+/// chit exchanged for one the Soviet player did not choose (3.0).
+fn hidden_variant(s: &Avl, seat: Seat, rng: &mut GameRng) -> Option<Avl> {
+    let other = Side::of_seat(seat)?.enemy();
+    let mut setup = s.to_setup();
+    let pos = setup.position.as_mut()?;
+    let in_cup: Vec<usize> = (0..pos.cup.len())
+        .filter(|&i| pos.cup[i] != Chit::Stavka && chit_side(s, pos.cup[i]) == Some(other))
+        .collect();
+    let in_pool: Vec<usize> = (0..pos.inactive[other.index()].len())
+        .filter(|&i| pos.inactive[other.index()][i] != Chit::Stavka)
+        .collect();
+    let unchosen: Vec<Chit> = s
+        .piece_ids()
+        .filter(|&p| s.is_hq(p) && s.side(p) == Side::Soviet)
+        .map(Chit::Hq)
+        .filter(|c| {
+            !pos.inactive[1].contains(c)
+                && !pos.played[1].contains(c)
+                && !pos.cup.contains(c)
+                && !pos.noted.contains(c)
+        })
+        .filter(|&c| matches!(c, Chit::Hq(q) if s.location(q) != Location::Removed))
+        .collect();
+    if other == Side::Soviet && !unchosen.is_empty() && !in_pool.is_empty() && rng.below(2) == 0 {
+        let i = in_pool[rng.below(in_pool.len() as u32) as usize];
+        pos.inactive[1][i] = unchosen[rng.below(unchosen.len() as u32) as usize];
+    } else if !in_cup.is_empty() && !in_pool.is_empty() {
+        let i = in_pool[rng.below(in_pool.len() as u32) as usize];
+        let j = in_cup[rng.below(in_cup.len() as u32) as usize];
+        std::mem::swap(&mut pos.inactive[other.index()][i], &mut pos.cup[j]);
+    } else {
+        return None;
+    }
+    pos.inactive[other.index()].sort();
+    pos.cup.sort();
+    Avl::from_setup(&setup).ok()
+}
+
+/// Two states that differ only in chits hidden from the seat to move give every bot the
+/// same view, the same legal actions and, with the same random stream, the same choice.
+#[test]
+fn bots_choose_from_the_view_alone() {
+    let mut compared = 0;
+    for seed in 0..3u64 {
+        let mut rng = GameRng::from_u64(40 + seed);
+        let mut bots = bots();
+        playout(
+            start(avl::DEMO_SCENARIO, Options::default()),
+            20 + seed,
+            5_000,
+            |s, seat, step| {
+                let legal = s.legal_actions();
+                if !step.is_multiple_of(3) || legal.len() < 2 {
+                    return;
+                }
+                let Some(other) = hidden_variant(s, seat, &mut rng) else {
+                    return;
+                };
+                assert_ne!(&other, s, "the variant differs in a hidden fact");
+                let (v1, v2) = (s.view(Some(seat)), other.view(Some(seat)));
+                assert_eq!(v1, v2, "the view hides the change");
+                assert_eq!(other.legal_actions(), legal);
+                for bot in &mut bots {
+                    let a = bot.choose(&v1, &legal, &mut arena::bot_rng(seed, step));
+                    let b = bot.choose(&v2, &legal, &mut arena::bot_rng(seed, step));
+                    assert_eq!(a, b, "{} chose differently", bot.name());
+                }
+                compared += 1;
+            },
+        );
+    }
+    assert!(compared > 30, "{compared}");
+}
+
+/// In every seat decision of a few seeded games every bot names a legal action; the
+/// games go on with a mix of greedy and random moves to reach varied states.
+fn every_state(game: &Avl, seed: u64, mcts_every: u64, max_decisions: u64) -> u64 {
+    let mut s = game.clone();
+    let mut rng = GameRng::from_u64(seed);
+    let mut bots = bots();
+    let mut checked = 0;
+    let mut step = 0u64;
+    while step < max_decisions {
+        let seat = match s.to_move() {
+            ToMove::Over(_) => break,
+            ToMove::Chance => {
+                let a = s.sample_chance(&mut rng);
+                s.apply_unchecked(a);
+                continue;
+            }
+            ToMove::Seat(seat) => seat,
+        };
+        let legal = s.legal_actions();
+        let view = s.view(Some(seat));
+        for (k, bot) in bots.iter_mut().enumerate() {
+            if k == 2 && !step.is_multiple_of(mcts_every) {
+                continue;
+            }
+            let i = bot.choose(&view, &legal, &mut arena::bot_rng(seed, step));
+            assert!(
+                i < legal.len(),
+                "{} chose {i} of {}",
+                bot.name(),
+                legal.len()
+            );
+            s.check(&legal[i]).expect("the bot's choice is legal");
+            checked += 1;
+        }
+        let i = if rng.below(2) == 0 {
+            bots[1].choose(&view, &legal, &mut arena::bot_rng(seed, step))
+        } else {
+            rng.below(legal.len() as u32) as usize
+        };
+        s.apply(legal[i]).expect("legal");
+        step += 1;
+    }
+    checked
+}
+
+#[test]
+fn every_bot_chooses_a_legal_action() {
+    let mut checked = 0;
+    for (seed, options) in [(1u64, Options::default()), (2, all_options())] {
+        checked += every_state(&start(avl::DEMO_SCENARIO, options), seed, 4, 100_000);
+    }
+    assert!(checked > 1_000, "{checked}");
+}
+
+/// The campaign (71×50 hexes, 141 pieces): the first decisions of a game.
+#[test]
+fn every_bot_chooses_a_legal_action_in_the_campaign() {
+    let checked = every_state(&start(CAMPAIGN, Options::default()), 3, 25, 120);
+    assert!(checked > 200, "{checked}");
+}
+
+/// A view read back from JSON has no rules: no state can be rebuilt until they are
+/// given back; the bots then still name a legal action.
+#[test]
+fn a_view_from_json_needs_the_rules() {
+    let s = start(avl::DEMO_SCENARIO, Options::default());
+    let seat = s.to_move().seat().expect("the Soviet player chooses chits");
+    let view = s.view(Some(seat));
+    let json = serde_json::to_string(&view).expect("serialises");
+    assert!(!json.contains("rules"), "the rules stay off the wire");
+    let mut back: View = serde_json::from_str(&json).expect("deserialises");
+    assert_eq!(back, view);
+    let mut rng = GameRng::from_u64(1);
+    assert!(back.rules().is_none());
+    assert!(Avl::determinize(&back, &mut rng).is_none());
+    let legal = s.legal_actions();
+    let i = Bot::<Avl>::choose(&mut Greedy::default(), &back, &legal, &mut rng);
+    assert!(i < legal.len());
+    back.set_rules(std::sync::Arc::clone(s.shared_rules()));
+    let d = Avl::determinize(&back, &mut rng).expect("a state");
+    assert_eq!(d.view(Some(seat)), view);
+}
+
+/// The evaluation's fast supply trace finds exactly the hexes the rules crate's does
+/// (10.1.2), on both maps, for both sides, all game long.
+#[test]
+fn the_fast_supply_trace_agrees_with_the_rules() {
+    let mut checked = 0;
+    for (text, seed, max) in [(avl::DEMO_SCENARIO, 9u64, 5_000), (CAMPAIGN, 10, 400)] {
+        let s0 = start(text, Options::default());
+        let topo = Topology::new(s0.rules());
+        let final_state = playout(s0, seed, max, |s, _, step| {
+            if !step.is_multiple_of(5) {
+                return;
+            }
+            let snap = ai::avl::snapshot::Snapshot::of(s);
+            for side in Side::BOTH {
+                let want = avl::rules::supply::supplied(s, side);
+                let mut got = Vec::new();
+                let closed = s.turn().0 <= s.rules().scenario.pocket_until_turn;
+                let n = topo.trace(&snap.grid, side, closed, &mut got);
+                assert_eq!(got.as_slice(), want.as_slice(), "{side} at step {step}");
+                assert_eq!(n, got.iter().filter(|&&b| b).count());
+                assert_eq!(snap.traced[side.index()], got);
+            }
+            checked += 1;
+        });
+        assert!(final_state.turn().0 > 1);
+    }
+    assert!(checked > 80, "{checked}");
+}
+
+fn axis_share(s: &Avl) -> f64 {
+    s.evaluate()[0]
+}
+
+fn with(s: &Avl, change: impl FnOnce(&mut avl::state::Position)) -> Avl {
+    let mut setup = s.to_setup();
+    change(setup.position.as_mut().expect("a position"));
+    Avl::from_setup(&setup).expect("a valid position")
+}
+
+/// The evaluation moves the right way: a Victory City lost (14.0.1), a German panzer
+/// division eliminated, a unit isolated (10.2.3) or flipped (2.2.3) all lower the Axis
+/// share; the shares sum to one; a finished game scores its outcome.
+#[test]
+fn the_evaluation_reads_the_position() {
+    let s = start(CAMPAIGN, Options::default());
+    let base = axis_share(&s);
+    assert!((s.evaluate().iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    assert!(base > 0.5, "the Axis starts 25 VPs ahead: {base}");
+    let city = with(&s, |p| p.control[0] = Side::Soviet);
+    assert!(axis_share(&city) < base - 0.02);
+    let panzer = s
+        .piece_ids()
+        .find(|&p| {
+            s.nationality(p) == avl::Nationality::German
+                && s.mechanized(p)
+                && matches!(s.location(p), Location::Map(_))
+        })
+        .expect("a panzer division on the map");
+    let gone = with(&s, |p| {
+        p.pieces[usize::from(panzer.0)].location = Location::Eliminated;
+    });
+    assert!(axis_share(&gone) < base - 0.02);
+    let flipped = with(&s, |p| p.pieces[usize::from(panzer.0)].reduced = true);
+    assert!(axis_share(&flipped) < base);
+    assert!(axis_share(&flipped) > axis_share(&gone));
+    let isolated = with(&s, |p| {
+        p.pieces[usize::from(panzer.0)].supply = Supply::Isolated;
+    });
+    assert!(axis_share(&isolated) < base);
+    let t = terms(&isolated, &Weights::DEFAULT);
+    assert!(t.material[0] < terms(&s, &Weights::DEFAULT).material[0]);
+    let over = with(&s, |p| {
+        p.phase = avl::Phase::Over;
+        p.result = Some(avl::state::GameResult {
+            winner: Some(Side::Soviet),
+            vp: [0, 40],
+            reason: "sudden death".into(),
+        });
+    });
+    assert_eq!(over.evaluate(), vec![0.0, 1.0]);
+}
+
+/// Rule 10.1.2: a unit cut off from its supply sources is worth less, and on the last
+/// turn it gives the enemy its elimination VPs (14.0.1).
+#[test]
+fn a_unit_cut_off_from_supply_is_worth_less() {
+    let s = start(avl::DEMO_SCENARIO, Options::default());
+    let w = Weights::DEFAULT;
+    // Soviet units on every Axis supply source cut every Axis unit off (10.1.2).
+    let sources = s.map().sources(Side::Axis);
+    let soviet: Vec<_> = s
+        .piece_ids()
+        .filter(|&p| !s.is_hq(p) && s.side(p) == Side::Soviet)
+        .collect();
+    assert!(soviet.len() >= sources.len());
+    let cut = with(&s, |p| {
+        for (u, &h) in soviet.iter().zip(&sources) {
+            p.pieces[usize::from(u.0)].location = Location::Map(h);
+        }
+    });
+    let before = terms(&s, &w);
+    let after = terms(&cut, &w);
+    assert!(after.area[0] < before.area[0] / 4.0, "{after:?}");
+    assert!(after.material[0] < before.material[0] * 0.9, "{after:?}");
+    let last = with(&cut, |p| p.turn = avl::unit::Turn(6));
+    let t = terms(&last, &w);
+    assert!(
+        t.end[1] > 3.0,
+        "the Soviet player counts the cut-off Germans: {t:?}"
+    );
+}
+
+/// The turn marker never goes back and grows by at most a few steps per decision.
+#[test]
+fn the_turn_marker_counts_activations() {
+    let mut last = 0;
+    let mut seen = std::collections::BTreeSet::new();
+    playout(
+        start(avl::DEMO_SCENARIO, Options::default()),
+        11,
+        5_000,
+        |s, _, _| {
+            let m = ai::avl::turn_marker(s);
+            assert!(m >= last, "{m} after {last}");
+            last = m;
+            seen.insert(m);
+        },
+    );
+    assert!(seen.len() > 30, "{} markers", seen.len());
+}
+
+/// Greedy beats random from both sides on the test scenario (a few seeded games;
+/// `hexwar simulate --game avl` measures it properly).
+#[test]
+fn greedy_beats_random() {
+    let games = 6;
+    let mut greedy_wins = 0;
+    for g in 0..games {
+        let greedy_seat = (g % 2) as usize;
+        let mut bots: Vec<Box<dyn Bot<Avl>>> = vec![Box::new(RandomBot), Box::new(RandomBot)];
+        bots[greedy_seat] = Box::new(Greedy::default());
+        let played = play_game(
+            start(avl::DEMO_SCENARIO, Options::default()),
+            &mut bots,
+            500 + g,
+            100_000,
+            ai::avl::turn_marker,
+        );
+        let w = arena::winners(&played);
+        if w.len() == 1 && w[0].index() == greedy_seat {
+            greedy_wins += 1;
+        }
+    }
+    assert!(greedy_wins >= 5, "greedy won {greedy_wins} of {games}");
+}
+
+/// Games between bots end by the rules (14.0.2), never by going round in circles: the
+/// bots never withdraw an attack (H-108) while anything else is legal, and never
+/// declare one they expect to lose on.
+#[test]
+fn games_between_bots_end() {
+    for g in 0..2u64 {
+        let mut bots: Vec<Box<dyn Bot<Avl>>> =
+            vec![Box::new(Greedy::default()), Box::new(Greedy::default())];
+        if g == 1 {
+            bots[1] = Box::new(Mcts::new(MctsConfig {
+                budget: Budget::Iterations(8),
+                trees: 1,
+                threads: 1,
+                ..MctsConfig::default()
+            }));
+        }
+        let played = play_game(
+            start(avl::DEMO_SCENARIO, Options::default()),
+            &mut bots,
+            900 + g,
+            5_000,
+            ai::avl::turn_marker,
+        );
+        let outcome = played.outcome.expect("the game ends");
+        assert!(
+            outcome.reason == "sudden death" || outcome.reason.starts_with("end of turn"),
+            "{}",
+            outcome.reason
+        );
+    }
+}
+
+/// A campaign position the rules crate reaches but cannot go on from: three Soviet
+/// units advanced into one hex after combat (5.0.4), the last a mechanized unit that
+/// crossed an unbridged major river and must stop there (9.6.5), so neither advancing
+/// further nor ending the advance is legal. (`hexwar simulate --game avl --scenario
+/// data/avl/campaign.toml --bots greedy,random --seed 1`, game 6, turn 4.) The arena
+/// stops such a game instead of failing, and says so.
+#[test]
+fn a_stuck_position_stops_the_game() {
+    let s0 = start(CAMPAIGN, Options::default());
+    let position: avl::state::Position =
+        serde_json::from_str(include_str!("data/avl-campaign-stuck-advance.json"))
+            .expect("the position reads");
+    let s = Avl::from_rules(std::sync::Arc::clone(s0.shared_rules()), position)
+        .expect("the rules crate accepts the position");
+    assert!(s.to_move().seat().is_some());
+    assert!(
+        s.legal_actions().is_empty(),
+        "no legal action: the rules crate's bug"
+    );
+    let mut bots: Vec<Box<dyn Bot<Avl>>> =
+        vec![Box::new(Greedy::default()), Box::new(Greedy::default())];
+    let played = play_game(s, &mut bots, 1, 100, ai::avl::turn_marker);
+    assert!(played.stuck && played.outcome.is_none() && played.decisions == 0);
+}
+
+/// A campaign position the rules crate reaches but its own validation refuses: three
+/// Soviet units left in one hex after an advance (5.0.1: the last, mechanized, crossed
+/// an unbridged major river and had to stop, 9.6.5; `hexwar simulate --game avl
+/// --scenario data/avl/campaign.toml --bots greedy,random --seed 1`, game 2, turn 1).
+/// The bots still rebuild it from a view and play on: a greedy bot that could not would
+/// fall back on the first legal action, an attack it could only withdraw, forever.
+#[test]
+fn an_overstacked_position_is_still_played() {
+    let s0 = start(CAMPAIGN, Options::default());
+    let position: avl::state::Position =
+        serde_json::from_str(include_str!("data/avl-campaign-overstacked.json"))
+            .expect("the position reads");
+    let rules = std::sync::Arc::clone(s0.shared_rules());
+    assert!(Avl::from_rules(std::sync::Arc::clone(&rules), position.clone()).is_err());
+    let s = Avl::from_rules_unchecked(rules, position);
+    let seat = s.to_move().seat().expect("a seat decides");
+    let view = s.view(Some(seat));
+    let mut rng = GameRng::from_u64(3);
+    let d = Avl::determinize(&view, &mut rng).expect("a state");
+    assert_eq!(d.view(Some(seat)), view);
+    let legal = s.legal_actions();
+    let i = Bot::<Avl>::choose(&mut Greedy::default(), &view, &legal, &mut rng);
+    assert!(!s.is_futile(&legal[i]), "{:?}", legal[i]);
+    let mut bots: Vec<Box<dyn Bot<Avl>>> = vec![Box::new(RandomBot), Box::new(Greedy::default())];
+    let played = play_game(s, &mut bots, 2, 3_000, ai::avl::turn_marker);
+    assert!(played.outcome.is_some() || played.stuck || played.state.turn().0 > 2);
+}
