@@ -35,10 +35,10 @@ pub(crate) struct SimulateArgs {
     /// The game: viktory or avl (A Victory Lost).
     #[arg(long, default_value = "viktory")]
     game: String,
-    /// The preset (VIKTORY: default classic; A Victory Lost: standard).
+    /// The preset (VIKTORY: default classic; A Victory Lost: campaign, or demo).
     #[arg(long)]
     preset: Option<String>,
-    /// A Victory Lost only: play this scenario file instead of the standard preset's
+    /// A Victory Lost only: play this scenario file instead of the preset's
     /// (e.g. data/avl/campaign.toml).
     #[arg(long)]
     scenario: Option<PathBuf>,
@@ -217,7 +217,7 @@ impl Family for Avl {
                     .into(),
             );
         }
-        let preset = args.preset.clone().unwrap_or_else(|| "standard".into());
+        let preset = args.preset.clone().unwrap_or_else(|| "campaign".into());
         let mut setup = Avl::new_setup(&NewGame {
             preset: Some(preset.clone()),
             options: preset_options(args)?,
