@@ -2,9 +2,11 @@
 //! are the engine's own: the strengths and odds of `rules::combat::odds` while attackers
 //! are named, the odds of the roll once resolved, and the CRT row of that column.
 
+mod common;
+
 use avl::Avl;
 use avl::rules::combat;
-use engine::{Game, GameRng, NewGame, Seat, ToMove};
+use engine::{Game, GameRng, NewGame, Seat};
 
 #[test]
 fn combat_advice_is_the_engines_odds() {
@@ -38,13 +40,8 @@ fn combat_advice_is_the_engines_odds() {
                 }
                 _ => assert!(advice[0].is_null(), "no combat, no advice: {}", advice[0]),
             }
-            let action = match s.to_move() {
-                ToMove::Over(_) => break,
-                ToMove::Chance => s.sample_chance(&mut rng),
-                ToMove::Seat(_) => {
-                    let legal = s.legal_actions();
-                    legal[rng.below(legal.len() as u32) as usize]
-                }
+            let Some(action) = common::random_step(&s, &mut rng) else {
+                break;
             };
             s.apply(action).unwrap();
         }

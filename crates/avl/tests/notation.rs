@@ -1,8 +1,10 @@
 //! Texts for people: every action and event of seeded random games on both presets is
 //! described in words, with unit IDs and XXYY hex numbers, never in Rust's debug form.
 
+mod common;
+
 use avl::Avl;
-use engine::{Game, GameRng, NewGame, ToMove};
+use engine::{Game, GameRng, NewGame};
 
 fn words(text: &str) -> bool {
     !text.is_empty() && !text.contains("PieceId") && !text.contains("Hex {") && !text.contains('{')
@@ -21,13 +23,8 @@ fn play(preset: &str, games: u64, steps: usize) -> std::collections::BTreeSet<St
         let mut s = Avl::from_setup(&setup).unwrap();
         let mut rng = GameRng::from_u64(seed);
         for _ in 0..steps {
-            let action = match s.to_move() {
-                ToMove::Over(_) => break,
-                ToMove::Chance => s.sample_chance(&mut rng),
-                ToMove::Seat(_) => {
-                    let legal = s.legal_actions();
-                    legal[rng.below(legal.len() as u32) as usize]
-                }
+            let Some(action) = common::random_step(&s, &mut rng) else {
+                break;
             };
             let text = s.describe_action(&action);
             assert!(words(&text), "{preset}: action {action:?} reads {text:?}");

@@ -293,3 +293,16 @@ impl T {
         self.run()
     }
 }
+
+/// The next step of a seeded random game: a chance outcome drawn from `rng`, or a legal
+/// action chosen uniformly; `None` once the game is over.
+pub fn random_step(s: &Avl, rng: &mut engine::GameRng) -> Option<Action> {
+    match s.to_move() {
+        engine::ToMove::Over(_) => None,
+        engine::ToMove::Chance => Some(s.sample_chance(rng)),
+        engine::ToMove::Seat(_) => {
+            let legal = s.legal_actions();
+            Some(legal[rng.below(legal.len() as u32) as usize])
+        }
+    }
+}
