@@ -435,7 +435,7 @@ fn a_unit_cut_off_from_supply_is_worth_less() {
     let s = start(avl::DEMO_SCENARIO, Options::default());
     let w = Weights::DEFAULT;
     // Soviet units on every Axis supply source cut every Axis unit off (10.1.2).
-    let sources = s.map().sources(Side::Axis);
+    let sources = s.map().sources(Side::Axis).to_vec();
     let soviet: Vec<_> = s
         .piece_ids()
         .filter(|&p| !s.is_hq(p) && s.side(p) == Side::Soviet)

@@ -45,5 +45,6 @@ pub fn apply(s: &mut Avl, action: Action) -> Vec<Event> {
         Action::Place { piece, to } => reinforcements::apply_place(s, piece, to, &mut ev),
     }
     sequence::run(s, &mut ev);
+    debug_assert!(s.occupancy_is_true(), "the hex index is out of step");
     ev
 }

@@ -4,6 +4,7 @@
 use engine::ToMove;
 
 use crate::action::Action;
+use crate::derived::Derived;
 use crate::error::{RuleError, refuse};
 use crate::rules::{advance, combat, command, hq, movement, reinforcements, retreat, sequence};
 use crate::state::{Avl, BattleStage, Phase, PieceId};
@@ -18,13 +19,20 @@ fn piece_ok(s: &Avl, p: PieceId) -> Result<(), RuleError> {
 
 /// Checks `action` in the current position.
 pub fn check(s: &Avl, action: &Action) -> Result<(), RuleError> {
+    check_in(&Derived::new(s), action)
+}
+
+/// Checks `action` in the position of `d`, reusing (and adding to) what `d` has derived
+/// from it: for checking many actions against one position.
+pub fn check_in(d: &Derived<'_>, action: &Action) -> Result<(), RuleError> {
+    let s = d.state();
     match sequence::to_move(s) {
         ToMove::Over(_) => refuse("game_over", "14.0.2", "the game is over"),
         ToMove::Chance => check_chance(s, action),
         ToMove::Seat(_) if action.is_chance() => {
             refuse("not_chance", "4.0", "no chit draw or die roll is due")
         }
-        ToMove::Seat(_) => check_decision(s, action),
+        ToMove::Seat(_) => check_decision(d, action),
     }
 }
 
@@ -65,7 +73,8 @@ fn wrong(what: &str) -> Result<(), RuleError> {
     )
 }
 
-fn check_decision(s: &Avl, action: &Action) -> Result<(), RuleError> {
+fn check_decision(d: &Derived<'_>, action: &Action) -> Result<(), RuleError> {
+    let s = d.state();
     if !s.pos.relocations.is_empty() {
         return match *action {
             Action::Relocate { hq: q, to } => {
@@ -94,11 +103,11 @@ fn check_decision(s: &Avl, action: &Action) -> Result<(), RuleError> {
         }
         (Action::Move { piece, to }, _) => {
             piece_ok(s, piece)?;
-            movement::check_move(s, piece, to, false)
+            movement::check_move_in(d, piece, to, false)
         }
         (Action::RoadMove { piece, to }, _) => {
             piece_ok(s, piece)?;
-            movement::check_move(s, piece, to, true)
+            movement::check_move_in(d, piece, to, true)
         }
         (Action::EndMovement, _) => movement::check_end(s),
         (Action::Attack { unit, target }, _) => {
@@ -123,7 +132,7 @@ fn check_decision(s: &Avl, action: &Action) -> Result<(), RuleError> {
         (Action::EndCombat, _) => combat::check_end(s),
         (Action::Place { piece, to }, _) => {
             piece_ok(s, piece)?;
-            reinforcements::check_place(s, piece, to)
+            reinforcements::check_place_in(d, piece, to)
         }
         (Action::Relocate { .. }, _) => {
             refuse("no_relocation", "12.7", "no HQ is waiting to be relocated")

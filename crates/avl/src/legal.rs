@@ -4,12 +4,18 @@
 use engine::ToMove;
 
 use crate::action::Action;
-use crate::check::check;
+use crate::check::check_in;
+use crate::derived::Derived;
 use crate::rules::{advance, command, hq, reinforcements, retreat, sequence};
 use crate::state::{Avl, BattleStage, Location, Phase};
 
 /// Candidate actions for the current moment (a superset of the legal ones).
 pub fn candidates(s: &Avl) -> Vec<Action> {
+    candidates_in(&Derived::new(s))
+}
+
+fn candidates_in(d: &Derived<'_>) -> Vec<Action> {
+    let s = d.state();
     let mut out = Vec::new();
     if let Some(r) = s.pos.relocations.first() {
         for to in hq::relocation_hexes(s, r.hq, r.from) {
@@ -132,7 +138,7 @@ pub fn candidates(s: &Avl) -> Vec<Action> {
         Phase::Reinforcement(side) => {
             for p in reinforcements::waiting(s, side) {
                 out.extend(
-                    reinforcements::places(s, p)
+                    reinforcements::places_in(d, p)
                         .into_iter()
                         .map(|to| Action::Place { piece: p, to }),
                 );
@@ -147,9 +153,10 @@ pub fn legal_actions(s: &Avl) -> Vec<Action> {
     if matches!(sequence::to_move(s), ToMove::Over(_)) {
         return Vec::new();
     }
-    let mut out: Vec<Action> = candidates(s)
+    let d = Derived::new(s);
+    let mut out: Vec<Action> = candidates_in(&d)
         .into_iter()
-        .filter(|a| check(s, a).is_ok())
+        .filter(|a| check_in(&d, a).is_ok())
         .collect();
     out.sort();
     out.dedup();

@@ -14,6 +14,7 @@ pub mod action;
 pub mod apply;
 pub mod check;
 pub mod crt;
+pub mod derived;
 pub mod display;
 pub mod error;
 pub mod event;

@@ -105,6 +105,9 @@ pub struct Map {
     pub cities: Vec<(Hex, String, PlayerSide)>,
     /// Place names.
     pub names: BTreeMap<Hex, String>,
+    /// Rule 2.1.2: each side's supply sources in reading order, indexed by
+    /// [`PlayerSide::index`] (compiled once from [`HexInfo::source`]).
+    pub sources: [Vec<Hex>; 2],
 }
 
 impl Map {
@@ -172,11 +175,8 @@ impl Map {
     }
 
     /// The supply sources of a side, in reading order.
-    pub fn sources(&self, side: PlayerSide) -> Vec<Hex> {
-        self.board
-            .hexes()
-            .filter(|&h| self.at(h).is_some_and(|i| i.source == Some(side)))
-            .collect()
+    pub fn sources(&self, side: PlayerSide) -> &[Hex] {
+        &self.sources[side.index()]
     }
 
     /// The on-map neighbours of a hex with their directions.

@@ -938,8 +938,18 @@ impl Scenario {
                 }
             })
             .collect();
+        let sources = Side::BOTH.map(|side| {
+            board
+                .hexes()
+                .filter(|&h| {
+                    info.get_hex(&board, h)
+                        .is_some_and(|i| i.source == Some(side))
+                })
+                .collect()
+        });
         Ok(Compiled {
             map: Map {
+                sources,
                 board,
                 info,
                 sides: side_grid,

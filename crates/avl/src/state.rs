@@ -331,6 +331,48 @@ pub struct Rules {
 pub struct Avl {
     pub(crate) rules: Arc<Rules>,
     pub(crate) pos: Position,
+    /// Which pieces stand on which map hex, kept in step with `pos` by
+    /// [`Avl::set_location`].
+    occupancy: Occupancy,
+}
+
+/// The pieces on the map sorted by hex, then id: an index of [`PieceState::location`]
+/// that answers "who is on this hex" without scanning every piece.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Occupancy(Vec<(Hex, PieceId)>);
+
+impl Occupancy {
+    fn of(pos: &Position) -> Occupancy {
+        let mut v: Vec<(Hex, PieceId)> = pos
+            .pieces
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| match p.location {
+                Location::Map(h) => u16::try_from(i).ok().map(|i| (h, PieceId(i))),
+                _ => None,
+            })
+            .collect();
+        v.sort_unstable();
+        Occupancy(v)
+    }
+
+    fn at(&self, h: Hex) -> &[(Hex, PieceId)] {
+        let lo = self.0.partition_point(|&(x, _)| x < h);
+        let n = self.0[lo..].partition_point(|&(x, _)| x == h);
+        &self.0[lo..lo + n]
+    }
+
+    fn remove(&mut self, h: Hex, p: PieceId) {
+        if let Ok(i) = self.0.binary_search(&(h, p)) {
+            self.0.remove(i);
+        }
+    }
+
+    fn insert(&mut self, h: Hex, p: PieceId) {
+        if let Err(i) = self.0.binary_search(&(h, p)) {
+            self.0.insert(i, (h, p));
+        }
+    }
 }
 
 impl From<Avl> for Setup {
@@ -369,7 +411,7 @@ impl Avl {
             Some(p) => p.clone(),
             None => crate::rules::sequence::initial_position(&rules),
         };
-        let s = Avl { rules, pos };
+        let s = Avl::new(rules, pos);
         let problems = s.validate();
         if problems.is_empty() {
             Ok(s)
@@ -383,10 +425,7 @@ impl Avl {
     /// rebuilds many states of one game (a bot's view carries the rules,
     /// [`crate::View::rules`]).
     pub fn from_rules(rules: Arc<Rules>, position: Position) -> Result<Avl, SetupErrors> {
-        let s = Avl {
-            rules,
-            pos: position,
-        };
+        let s = Avl::new(rules, position);
         let problems = s.validate();
         if problems.is_empty() {
             Ok(s)
@@ -401,10 +440,34 @@ impl Avl {
     /// somewhere its own validation does not allow. The rules act on it as they would on
     /// the original.
     pub fn from_rules_unchecked(rules: Arc<Rules>, position: Position) -> Avl {
+        Avl::new(rules, position)
+    }
+
+    fn new(rules: Arc<Rules>, pos: Position) -> Avl {
+        let occupancy = Occupancy::of(&pos);
         Avl {
             rules,
-            pos: position,
+            pos,
+            occupancy,
         }
+    }
+
+    /// Moves a piece: the one way the rules change a [`PieceState::location`], so that
+    /// the hex index stays true.
+    pub(crate) fn set_location(&mut self, p: PieceId, to: Location) {
+        let old = std::mem::replace(&mut self.piece_mut(p).location, to);
+        if let Location::Map(h) = old {
+            self.occupancy.remove(h, p);
+        }
+        if let Location::Map(h) = to {
+            self.occupancy.insert(h, p);
+        }
+    }
+
+    /// Whether the hex index agrees with the pieces' locations (checked after every
+    /// action in debug builds).
+    pub(crate) fn occupancy_is_true(&self) -> bool {
+        self.occupancy == Occupancy::of(&self.pos)
     }
 
     /// The setup that reproduces this state.
@@ -704,8 +767,7 @@ impl Avl {
 
     /// The pieces on a hex, in id order.
     pub fn pieces_at(&self, h: Hex) -> impl Iterator<Item = PieceId> + '_ {
-        self.piece_ids()
-            .filter(move |&p| self.location(p) == Location::Map(h))
+        self.occupancy.at(h).iter().map(|&(_, p)| p)
     }
 
     /// The combat units on a hex.

@@ -130,7 +130,7 @@ pub fn options(s: &Avl, p: PieceId) -> Vec<Hex> {
                 .hex_of(p)
                 .is_some_and(|start| s.map().side(start, h).unbridged_major());
             let mut t = s.clone();
-            t.piece_mut(p).location = Location::Map(h);
+            t.set_location(p, Location::Map(h));
             if let Some(b) = t.pos.battle.as_mut() {
                 b.advancing = Some(Advancing {
                     piece: p,
@@ -209,7 +209,7 @@ pub fn apply_advance(s: &mut Avl, p: PieceId, to: Hex, ev: &mut Vec<Event>) {
     if hexes >= 2 {
         b.advancing = None;
     }
-    s.piece_mut(p).location = Location::Map(to);
+    s.set_location(p, Location::Map(to));
     ev.push(Event::Advanced { piece: p, to });
     hq::entered(s, p, to, ev);
 }

@@ -334,7 +334,7 @@ pub fn check_lose(s: &Avl, u: PieceId) -> Result<(), RuleError> {
 pub fn lose_step(s: &mut Avl, u: PieceId, ev: &mut Vec<Event>) {
     let eliminated = s.steps(u) <= 1;
     if eliminated {
-        s.piece_mut(u).location = Location::Eliminated;
+        s.set_location(u, Location::Eliminated);
     } else {
         s.piece_mut(u).reduced = true;
     }

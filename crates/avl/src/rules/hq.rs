@@ -31,7 +31,7 @@ pub fn entered(s: &mut Avl, p: PieceId, hex: Hex, ev: &mut Vec<Event>) {
 
 /// Rule 12.7: take the HQ off the map; its owner places it (a decision, [`Relocation`]).
 pub fn start_relocation(s: &mut Avl, hq: PieceId, from: Hex) {
-    s.piece_mut(hq).location = Location::Removed;
+    s.set_location(hq, Location::Removed);
     s.pos.relocations.push(Relocation { hq, from });
 }
 
@@ -91,9 +91,8 @@ pub fn check_relocate(s: &Avl, hq: PieceId, to: Hex) -> Result<(), RuleError> {
 /// Rule 12.7: place the relocated HQ; its Out of Supply marker is removed.
 pub fn apply_relocate(s: &mut Avl, hq: PieceId, to: Hex, ev: &mut Vec<Event>) {
     s.pos.relocations.remove(0);
-    let p = s.piece_mut(hq);
-    p.location = Location::Map(to);
-    p.supply = Supply::InSupply;
+    s.set_location(hq, Location::Map(to));
+    s.piece_mut(hq).supply = Supply::InSupply;
     ev.push(Event::Relocated { hq, to });
 }
 
@@ -102,9 +101,8 @@ pub fn apply_relocate(s: &mut Avl, hq: PieceId, to: Hex, ev: &mut Vec<Event>) {
 pub fn fail_relocation(s: &mut Avl, ev: &mut Vec<Event>) {
     let r = s.pos.relocations.remove(0);
     let turn = s.turn().0.saturating_add(1);
-    let p = s.piece_mut(r.hq);
-    p.location = Location::Arriving(turn);
-    p.supply = Supply::InSupply;
+    s.set_location(r.hq, Location::Arriving(turn));
+    s.piece_mut(r.hq).supply = Supply::InSupply;
     ev.push(Event::RelocationFailed { hq: r.hq });
 }
 
@@ -118,7 +116,7 @@ pub fn removals(s: &mut Avl, ev: &mut Vec<Event>) {
             continue;
         }
         if command::units_activated_by(s, hq).is_empty() {
-            s.piece_mut(hq).location = Location::Removed;
+            s.set_location(hq, Location::Removed);
             command::remove_chit(s, hq);
             ev.push(Event::HqRemoved { hq });
         }

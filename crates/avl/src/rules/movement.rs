@@ -3,6 +3,7 @@
 
 use hexmap::Hex;
 
+use crate::derived::Derived;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
 use crate::rules::zoc::ZoneOfControl;
@@ -220,6 +221,17 @@ fn activated(s: &Avl, p: PieceId) -> bool {
 
 /// Rule 8.1: check moving `p` one hex.
 pub fn check_move(s: &Avl, p: PieceId, to: Hex, road: bool) -> Result<(), RuleError> {
+    check_move_in(&Derived::new(s), p, to, road)
+}
+
+/// [`check_move`], with the zones of control of `d`.
+pub fn check_move_in(
+    derived: &Derived<'_>,
+    p: PieceId,
+    to: Hex,
+    road: bool,
+) -> Result<(), RuleError> {
+    let s = derived.state();
     if s.pos.phase != Phase::Movement || s.pos.battle.is_some() {
         return refuse("wrong_phase", "4.1.2", "units move in the Movement Segment");
     }
@@ -247,10 +259,10 @@ pub fn check_move(s: &Avl, p: PieceId, to: Hex, road: bool) -> Result<(), RuleEr
             "the moving unit must end its move within the stacking limit",
         );
     }
-    let zoc = ZoneOfControl::of(s, s.side(p).enemy());
-    let m = mover_of(s, p, &zoc);
-    let next = step(s, &m, to, road, &zoc)?;
-    if !stacking::can_stop(s, p, to) && !can_go_on(s, &next, to, &zoc) {
+    let zoc = derived.zoc(s.side(p).enemy());
+    let m = mover_of(s, p, zoc);
+    let next = step(s, &m, to, road, zoc)?;
+    if !stacking::can_stop(s, p, to) && !can_go_on(s, &next, to, zoc) {
         return refuse(
             "overstacked",
             "5.0.4",
@@ -264,7 +276,7 @@ pub fn check_move(s: &Avl, p: PieceId, to: Hex, road: bool) -> Result<(), RuleEr
 /// there to a hex where it may stop.
 fn can_go_on(s: &Avl, next: &Mover, at: Hex, zoc: &ZoneOfControl) -> bool {
     let mut t = s.clone();
-    t.piece_mut(next.piece).location = Location::Map(at);
+    t.set_location(next.piece, Location::Map(at));
     t.map().neighbors(at).any(|(_, n)| {
         [false, true].into_iter().any(|road| {
             step(&t, next, n, road, zoc).is_ok() && stacking::can_stop(&t, next.piece, n)
@@ -288,7 +300,7 @@ pub fn apply_move(s: &mut Avl, p: PieceId, to: Hex, road: bool, ev: &mut Vec<Eve
         }
         a.mover = Some(next);
     }
-    s.piece_mut(p).location = Location::Map(to);
+    s.set_location(p, Location::Map(to));
     ev.push(Event::Moved {
         piece: p,
         to,
@@ -315,14 +327,15 @@ pub fn check_end(s: &Avl) -> Result<(), RuleError> {
         );
     }
     // Rule 11.2.2, H-112: units activated in a box must enter the map (when they can).
+    let d = Derived::new(s);
     for &p in a.units.iter().chain(&a.hqs) {
         if let Location::Box(b) = s.location(p) {
-            let zoc = ZoneOfControl::of(s, s.side(p).enemy());
-            let m = mover_of(s, p, &zoc);
-            let adjacent = s.rules().data.boxes[usize::from(b)].adjacent.clone();
+            let zoc = d.zoc(s.side(p).enemy());
+            let m = mover_of(s, p, zoc);
+            let adjacent = &s.rules().data.boxes[usize::from(b)].adjacent;
             if adjacent.iter().any(|&h| {
                 [false, true].into_iter().any(|road| {
-                    check_move(s, p, h, road).is_ok() && step(s, &m, h, road, &zoc).is_ok()
+                    check_move_in(&d, p, h, road).is_ok() && step(s, &m, h, road, zoc).is_ok()
                 })
             }) {
                 return refuse(

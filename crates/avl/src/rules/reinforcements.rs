@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 
 use hexmap::{Grid, Hex};
 
+use crate::derived::Derived;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
 use crate::rules::zoc::ZoneOfControl;
@@ -28,7 +29,7 @@ pub fn rail_net(s: &Avl, side: Side) -> Grid<bool> {
     };
     let mut out = Grid::from_board(&map.board, false);
     let mut queue = VecDeque::new();
-    for src in map.sources(side) {
+    for &src in map.sources(side) {
         if map.rail_hex(src) && open(src) {
             out[map.board_index(src)] = true;
             queue.push_back(src);
@@ -65,17 +66,29 @@ fn placeable(s: &Avl, p: PieceId, net: &Grid<bool>, h: Hex) -> bool {
 
 /// Rule 11.1.1: where `p` may be placed.
 pub fn places(s: &Avl, p: PieceId) -> Vec<Hex> {
-    let net = rail_net(s, s.side(p));
+    places_in(&Derived::new(s), p)
+}
+
+/// [`places`], with the railroad net of `d`.
+pub fn places_in(d: &Derived<'_>, p: PieceId) -> Vec<Hex> {
+    let s = d.state();
+    let net = d.rail_net(s.side(p));
     let map = s.map();
     let mut all: Vec<Hex> = hexmap::Board::hexes(&map.board).collect();
     all.sort();
     all.into_iter()
-        .filter(|&h| placeable(s, p, &net, h))
+        .filter(|&h| placeable(s, p, net, h))
         .collect()
 }
 
 /// Rule 11.1: check placing `p` on `to`.
 pub fn check_place(s: &Avl, p: PieceId, to: Hex) -> Result<(), RuleError> {
+    check_place_in(&Derived::new(s), p, to)
+}
+
+/// [`check_place`], with the railroad net of `d`.
+pub fn check_place_in(d: &Derived<'_>, p: PieceId, to: Hex) -> Result<(), RuleError> {
+    let s = d.state();
     let Phase::Reinforcement(side) = s.pos.phase else {
         return refuse(
             "wrong_phase",
@@ -92,7 +105,7 @@ pub fn check_place(s: &Avl, p: PieceId, to: Hex) -> Result<(), RuleError> {
     }
     // One hex to judge: no need to list every place (the legal actions do that).
     let on_map = hexmap::Board::contains(&s.map().board, to);
-    if !on_map || !placeable(s, p, &rail_net(s, side), to) {
+    if !on_map || !placeable(s, p, d.rail_net(side), to) {
         return refuse(
             "not_rail_hex",
             "11.1.1",
@@ -105,7 +118,7 @@ pub fn check_place(s: &Avl, p: PieceId, to: Hex) -> Result<(), RuleError> {
 /// Rule 11.1: place `p` on `to` (taking an enemy Victory City there, 11.1.1); an Axis
 /// HQ's chit joins the Axis pool (11.1.2).
 pub fn apply_place(s: &mut Avl, p: PieceId, to: Hex, ev: &mut Vec<Event>) {
-    s.piece_mut(p).location = Location::Map(to);
+    s.set_location(p, Location::Map(to));
     ev.push(Event::Placed { piece: p, to });
     hq::entered(s, p, to, ev);
     if s.is_hq(p) && s.side(p) == Side::Axis {
@@ -155,7 +168,7 @@ pub fn begin_segment(s: &mut Avl, side: Side, ev: &mut Vec<Event>) {
             in_box: Some(b), ..
         } = s.start_of(p)
         {
-            s.piece_mut(p).location = Location::Box(b);
+            s.set_location(p, Location::Box(b));
             ev.push(Event::EnteredBox { piece: p });
             if s.is_hq(p) && side == Side::Axis {
                 arrive_chit(s, Chit::Hq(p), ev);
@@ -174,11 +187,11 @@ pub fn drop_unplaceable(s: &mut Avl, side: Side, ev: &mut Vec<Event>) -> bool {
     for p in waiting(s, side) {
         if places(s, p).is_empty() {
             if s.is_hq(p) {
-                s.piece_mut(p).location = Location::Removed;
+                s.set_location(p, Location::Removed);
                 crate::rules::command::remove_chit(s, p);
                 ev.push(Event::HqRemoved { hq: p });
             } else {
-                s.piece_mut(p).location = Location::Eliminated;
+                s.set_location(p, Location::Eliminated);
                 ev.push(Event::ReinforcementLost { piece: p });
             }
         } else {

@@ -146,7 +146,7 @@ pub fn options(s: &Avl, piece: PieceId) -> Vec<Hex> {
         s,
         piece,
         zoc: ZoneOfControl::of(s, side.enemy()),
-        sources: s.map().sources(side),
+        sources: s.map().sources(side).to_vec(),
         start: b.target,
     };
     let mut out = ctx
@@ -197,7 +197,7 @@ pub fn apply_retreat(s: &mut Avl, piece: PieceId, to: Hex, ev: &mut Vec<Event>) 
     };
     b.to_retreat.retain(|&p| p != piece);
     if is_hq {
-        s.piece_mut(piece).location = Location::Map(to);
+        s.set_location(piece, Location::Map(to));
         ev.push(Event::Retreated { piece, to });
         return;
     }
@@ -209,7 +209,7 @@ pub fn apply_retreat(s: &mut Avl, piece: PieceId, to: Hex, ev: &mut Vec<Event>) 
     });
     r.path.push(to);
     r.remaining = r.remaining.saturating_sub(1);
-    s.piece_mut(piece).location = Location::Map(to);
+    s.set_location(piece, Location::Map(to));
     ev.push(Event::Retreated { piece, to });
     if zoc_here {
         // Rule 9.5.3: one step lost; an eliminated unit overruns nothing (9.5.7).
@@ -241,7 +241,7 @@ pub fn apply_retreat(s: &mut Avl, piece: PieceId, to: Hex, ev: &mut Vec<Event>) 
 
 /// Rule 9.5.8: a unit that cannot retreat (further) is eliminated.
 pub fn eliminate(s: &mut Avl, piece: PieceId, ev: &mut Vec<Event>) {
-    s.piece_mut(piece).location = Location::Eliminated;
+    s.set_location(piece, Location::Eliminated);
     ev.push(Event::EliminatedInRetreat { unit: piece });
     if let Some(b) = s.pos.battle.as_mut() {
         b.to_retreat.retain(|&p| p != piece);

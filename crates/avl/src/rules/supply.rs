@@ -36,7 +36,7 @@ pub fn supplied(s: &Avl, side: Side) -> Grid<bool> {
     };
     let mut out = Grid::from_board(&map.board, false);
     let mut queue = VecDeque::new();
-    for src in map.sources(side) {
+    for &src in map.sources(side) {
         if usable(src) {
             out[map.board_index(src)] = true;
             queue.push_back(src);
