@@ -69,6 +69,7 @@ export async function avlFamily(api, id) {
   let tiles = new Map();
   let pieceLayer = null;
   let cityLayer = null;
+  let markLayer = null;
 
   function drawStatic(svg, onHex) {
     svg.replaceChildren();
@@ -126,7 +127,8 @@ export async function avlFamily(api, id) {
     }
     cityLayer = el('g', { class: 'cities' });
     pieceLayer = el('g', { class: 'pieces' });
-    svg.append(layer, features, cityLayer, pieceLayer);
+    markLayer = el('g', { class: 'marks' });
+    svg.append(layer, features, cityLayer, pieceLayer, markLayer);
     const pad = SIZE * 1.5;
     const [x0, x1, y0, y1] = [Math.min(...xs) - pad, Math.max(...xs) + pad, Math.min(...ys) - pad, Math.max(...ys) + pad];
     svg.setAttribute('viewBox', `${x0.toFixed(1)} ${y0.toFixed(1)} ${(x1 - x0).toFixed(1)} ${(y1 - y0).toFixed(1)}`);
@@ -171,6 +173,16 @@ export async function avlFamily(api, id) {
     return parts.join(', ');
   }
 
+  const mp = (half) => (half % 2 ? `${(half - 1) / 2}.5` : `${half / 2}`);
+  // The legal moves of the pieces on the hex `k`, with what each costs (advice, 8.1-8.3).
+  const movesFrom = (state, k) => {
+    const m = state.advice && state.advice.movement;
+    if (!m || !m.moves) return [];
+    return m.moves.filter((x) => pieceHex(state, x.piece) === k);
+  };
+  const moveText = (x) => `${mp(x.cost)} MP${x.road ? ' by road' : ''}, ${mp(x.left)} left${x.zoc ? ', into an enemy ZOC' : ''}`;
+  const oddsText = (o) => `${o.attack} against ${o.defense}: ${o.odds ? `odds ${o.odds}` : 'impossible odds (9.3.4)'}`;
+
   return {
     game: 'avl',
     pieceName,
@@ -179,9 +191,13 @@ export async function avlFamily(api, id) {
     /** Draws the map (once) and the pieces and marks of this state. */
     draw(svg, state, marks, onHex) {
       if (drawnOn !== svg || !svg.contains(pieceLayer)) drawStatic(svg, onHex);
+      // Rule 6.0: the enemy ZOC, shaded while the side to move moves (advice).
+      const movement = state.advice && state.advice.movement;
+      const zoc = new Set(((movement && movement.enemy_zoc) || []).map(key));
       for (const [k, t] of tiles) {
         const classes = ['tile'];
         if (labels.get(k).pocket) classes.push('pocket');
+        if (zoc.has(k)) classes.push('zoc');
         if (marks.targets.has(k)) classes.push('target');
         if (marks.sources.has(k)) classes.push('source');
         if (marks.selected === k) classes.push('selected');
@@ -225,6 +241,38 @@ export async function avlFamily(api, id) {
         g.append(el('title', {}, `${labels.get(k).label}: ${list.map((p) => describePiece(p, state)).join('; ')}`));
         pieceLayer.append(g);
       }
+      // The cost of each move of the selected stack, on its target hexes (8.1-8.3).
+      markLayer.replaceChildren();
+      if (marks.selected) {
+        const cheapest = new Map();
+        for (const x of movesFrom(state, marks.selected)) {
+          const k = key(x.to);
+          const old = cheapest.get(k);
+          if (!old || x.cost < old.cost) cheapest.set(k, x);
+        }
+        for (const [k, x] of cheapest) {
+          const [cx, cy] = centre(k.split(',').map(Number));
+          markLayer.append(el('text', { x: cx, y: cy + 4, class: `move-cost${x.zoc ? ' zoc' : ''}` }, `${mp(x.cost)}${x.zoc ? ' Z' : ''}`));
+        }
+      }
+    },
+
+    /** What a legal action costs or promises, from the advice: a move's MPs and ZOC, an
+     *  attack's odds if every unit that may join does. */
+    note(json, state) {
+      if (typeof json === 'string') return '';
+      const [type, action] = Object.entries(json)[0];
+      const advice = state.advice || {};
+      if ((type === 'move' || type === 'road_move') && advice.movement) {
+        const x = advice.movement.moves.find((m) => m.piece === action.piece && key(m.to) === key(action.to) && m.road === (type === 'road_move'));
+        return x ? ` (${moveText(x)})` : '';
+      }
+      if (type === 'attack' && advice.attacks) {
+        const o = advice.attacks.find((a) => key(a.target) === key(action.target));
+        const all = o && o.units.length > 1 ? `with all ${o.units.length} units able` : 'alone';
+        return o ? ` (${all}: ${o.odds ? `odds ${o.odds}` : 'impossible odds'})` : '';
+      }
+      return '';
     },
 
     /** Where an action starts and where it goes, as hex keys. A Victory Lost's
@@ -274,6 +322,15 @@ export async function avlFamily(api, id) {
       }
       const boxes = [h('div', { class: 'battle-box odds-box', role: 'region', 'aria-label': 'command chits' }, parts)];
       const b = p.battle;
+      // Rule 9.3: the odds of each attack open now, before a unit is named (advice).
+      const open = state.advice && state.advice.attacks;
+      if (!b && open && open.length) {
+        boxes.push(h('div', { class: 'battle-box', role: 'region', 'aria-label': 'possible attacks' },
+          h('h3', {}, 'Possible attacks'),
+          h('ul', { class: 'attack-list' }, open.map((o) => h('li', {},
+            `${labels.get(key(o.target)).label}${labels.get(key(o.target)).name ? ` (${labels.get(key(o.target)).name})` : ''}: `,
+            `${o.units.map(pieceName).join(', ')}: ${oddsText(o)}`)))));
+      }
       // The odds and the CRT row the server gives the two sides (advice).
       const odds = state.advice && state.advice.combat;
       if (b) {
@@ -282,13 +339,21 @@ export async function avlFamily(api, id) {
           h('h3', {}, `Combat at ${labels.get(key(b.target)).label}`),
           h('p', {}, `Attacking: ${b.attackers.map(pieceName).join(', ') || 'none yet'}`),
           h('p', {}, `Defending: ${defenders(state, b).map(pieceName).join(', ') || 'nobody'}`),
-          odds ? h('p', { class: 'odds' }, `${odds.attack} against ${odds.defense}: ${odds.odds ? `odds ${odds.odds}` : 'impossible odds (9.3.4)'}`) : null,
+          odds ? h('p', { class: 'odds' }, oddsText(odds)) : null,
+          odds && odds.all ? h('p', {}, `With every unit that may still join: ${oddsText(odds.all)}`) : null,
           odds && odds.results.length && !b.die ? h('p', {}, 'On the die: ', ...odds.results.map((r, i) => h('span', { class: 'crt-cell', title: `die ${i + 1}` }, `${i + 1}: ${r}`))) : null,
           b.die ? h('p', {}, 'Die: ', h('span', { class: 'die' }, String(b.die)), odds && odds.results[b.die - 1] ? ` \u2192 ${odds.results[b.die - 1]}` : '') : null,
           b.steps_left ? h('p', { class: 'hits' }, `Steps still to lose: ${b.steps_left}`) : null,
+          stage === 'retreat' ? h('p', { class: 'hits' }, 'Retreat (9.5): pick a highlighted hex for each retreating piece.') : null,
+          stage === 'advance' ? h('p', {}, 'Advance after combat (9.6): pick a highlighted hex, or advance no further.') : null,
           h('p', { class: 'quiet' }, `Step: ${stage.replaceAll('_', ' ')}`)));
       }
       return boxes;
+    },
+
+    /** A hex key as printed on the map sheet ("XXYY"). */
+    hexLabel(k) {
+      return labels.has(k) ? labels.get(k).label : k;
     },
 
     /** Engine texts name pieces already ("23Pz"); nothing to add. */

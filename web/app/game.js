@@ -307,7 +307,8 @@ export async function showGame(app, id, linkToken) {
     const unitsById = new Map((view.position.units || []).map((u) => [u.id, u.hex]));
     const advised = new Map(((state.advice && state.advice.battles) || []).filter((o) => !o.started).map((o) => [key(o.hex), o]));
     const withOdds = (action, text) => (action.type === 'fight' && advised.has(key(action.hex)) ? `${text} (wins ${pct(advised.get(key(action.hex)).attacker_wins)})` : text);
-    const entries = legal.map((action, i) => ({ action, text: withOdds(action, nameUnits(texts[i])), ...(family ? family.ends(action, state) : ends(action, unitsById)) }));
+    const note = (action) => (family && family.note ? family.note(action, state) : '');
+    const entries = legal.map((action, i) => ({ action, text: withOdds(action, nameUnits(texts[i])) + note(action), ...(family ? family.ends(action, state) : ends(action, unitsById)) }));
     currentEntries = entries;
     const sources = new Set();
     const targets = new Set();
@@ -331,7 +332,7 @@ export async function showGame(app, id, linkToken) {
       list.append(h('li', {}, h('button', { type: 'button', onclick: () => act(e.action) }, e.text)));
     }
     if (selected) {
-      actions.append(h('p', {}, `Selected ${selected}. `, h('button', { type: 'button', onclick: () => { selected = null; render(); } }, 'Clear (Esc)')));
+      actions.append(h('p', {}, `Selected ${family && family.hexLabel ? family.hexLabel(selected) : selected}. `, h('button', { type: 'button', onclick: () => { selected = null; render(); } }, 'Clear (Esc)')));
     }
     if (general.length) {
       actions.append(h('div', { class: 'general' }, general.map((e) => h('button', {
@@ -352,7 +353,7 @@ export async function showGame(app, id, linkToken) {
       return;
     }
     if (chosen.length > 1) {
-      actions.replaceChildren(h('p', {}, `Choose for ${k}:`), h('ul', { class: 'action-list chooser' },
+      actions.replaceChildren(h('p', {}, `Choose for ${family && family.hexLabel ? family.hexLabel(k) : k}:`), h('ul', { class: 'action-list chooser' },
         chosen.map((e) => h('li', {}, h('button', { type: 'button', onclick: () => act(e.action) }, e.text)))),
       h('button', { type: 'button', onclick: () => { selected = null; render(); } }, 'Cancel'));
       return;

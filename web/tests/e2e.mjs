@@ -500,11 +500,26 @@ async function victoryLost(browser, base) {
   await page.screenshot({ path: path.join(shots, '15-avl-start.png') });
   let acted = 0;
   let marked = false;
+  let costs = false;
+  let explained = false;
+  let attacks = false;
   const texts = new Set();
-  for (let n = 0; n < 300 && acted < 40; n += 1) {
+  for (let n = 0; n < 400 && (acted < 40 || !costs); n += 1) {
     if (await page.locator('.banner.mine').count()) {
       for (const t of await page.locator('.action-list button').allTextContents()) texts.add(t.split(' ')[0]);
       marked = marked || (await page.locator('g.hex:has(polygon.source), g.hex:has(polygon.target)').count()) > 0;
+      // Movement (8.1-8.3): selecting a stack shows what each of its moves costs.
+      const sources = page.locator('g.hex:has(polygon.source)');
+      if (!costs && (await page.locator('.status').textContent()).includes('movement') && (await sources.count())) {
+        await sources.first().click({ timeout: 5000 }).catch(() => {});
+        costs = (await page.locator('svg.map .move-cost').count()) > 0;
+        explained = explained || (await page.locator('.action-list button', { hasText: / MP,/ }).count()) > 0;
+        if (costs) await page.screenshot({ path: path.join(shots, '17-avl-move-costs.png') });
+      }
+      if (!attacks && (await page.locator('[aria-label="possible attacks"]').count())) {
+        attacks = true;
+        await page.screenshot({ path: path.join(shots, '18-avl-possible-attacks.png') });
+      }
     }
     if (await playOne(page, n)) acted += 1;
     else await page.waitForTimeout(100);
@@ -512,6 +527,9 @@ async function victoryLost(browser, base) {
   }
   check(acted >= 10, `played ${acted} A Victory Lost decisions through the UI`);
   check(marked, 'the hexes of the legal actions are outlined on the map');
+  check(costs, 'a selected stack shows the MP cost of its moves on the map');
+  check(explained, 'the move actions say what they cost');
+  console.log(`  avl: ${acted} decisions; the odds of possible attacks ${attacks ? 'were' : 'were not'} shown`);
   check(texts.has('select') || texts.has('choose'), `chits were chosen or selected on the page (${[...texts].join(', ')})`);
   await accessible(page, 'avl');
   await page.screenshot({ path: path.join(shots, '16-avl-played.png') });

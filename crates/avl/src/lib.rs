@@ -11,6 +11,7 @@
 #![forbid(unsafe_code)]
 
 pub mod action;
+pub mod advice;
 pub mod apply;
 pub mod check;
 pub mod crt;
@@ -209,7 +210,7 @@ impl Game for Avl {
     }
 
     fn advice(&self, seat: Seat) -> serde_json::Value {
-        combat_advice(self, seat)
+        advice::advice(self, Side::of_seat(seat))
     }
 }
 
@@ -367,7 +368,7 @@ fn describe_event(s: &Avl, event: &Event) -> String {
 }
 
 /// A CRT result as printed: "A1/2DR", "-" for no effect (9.4).
-fn result_text(r: crt::CrtResult) -> String {
+pub(crate) fn result_text(r: crt::CrtResult) -> String {
     let mut parts = Vec::new();
     if r.attacker_steps > 0 {
         parts.push(format!("A{}", r.attacker_steps));
@@ -390,43 +391,4 @@ fn result_text(r: crt::CrtResult) -> String {
     } else {
         parts.join("/")
     }
-}
-
-/// Rule 9.3: the odds of the combat in progress, for the two sides (`null` for anyone
-/// else, or when no combat is being fought): the attack and defense strengths, the odds
-/// after terrain shifts (`null`: impossible, 9.3.4), the column's name, and the CRT
-/// result of each die roll, so a player sees what an attack can do while naming its
-/// units. Everything here is on the table: the rules have no fog.
-fn combat_advice(s: &Avl, seat: Seat) -> serde_json::Value {
-    let Some(b) = s.pos.battle.as_ref() else {
-        return serde_json::Value::Null;
-    };
-    if Side::of_seat(seat).is_none() || b.attackers.is_empty() {
-        return serde_json::Value::Null;
-    }
-    let now = rules::combat::odds(s, &b.attackers, b.target);
-    // Once resolved, the odds stay those of the roll (9.2 (3)).
-    let odds = if b.stage == state::BattleStage::Declaring {
-        now.odds
-    } else {
-        b.odds
-    };
-    let crt = &s.rules().data.crt;
-    let results: Vec<String> = odds
-        .map(|o| {
-            let column = crt.column(o);
-            (1..=crt.rows.len() as u8)
-                .map(|die| result_text(crt.result(die, column)))
-                .collect()
-        })
-        .unwrap_or_default();
-    serde_json::json!({
-        "combat": {
-            "target": b.target,
-            "attack": now.attack,
-            "defense": now.defense,
-            "odds": odds.map(|o| crt.ratio_name(o)),
-            "results": results,
-        }
-    })
 }
