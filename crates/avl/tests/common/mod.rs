@@ -1,6 +1,8 @@
 //! Helpers for scenario tests: the test scenario, positions, scripted actions.
 #![allow(dead_code, unreachable_pub)]
 
+pub mod invariants;
+
 use avl::{Avl, Scenario, Setup};
 use engine::Game;
 
