@@ -346,10 +346,10 @@ fn a_view_from_json_needs_the_rules() {
     assert_eq!(d.view(Some(seat)), view);
 }
 
-/// The evaluation's fast supply trace finds exactly the hexes the rules crate's does
-/// (10.1.2), on both maps, for both sides, all game long.
+/// The evaluation's fast supply and railroad traces find exactly the hexes the rules
+/// crate's do (10.1.2, 11.1.1), on both maps, for both sides, all game long.
 #[test]
-fn the_fast_supply_trace_agrees_with_the_rules() {
+fn the_fast_supply_and_railroad_traces_agree_with_the_rules() {
     let mut checked = 0;
     for (text, seed, max) in [(avl::DEMO_SCENARIO, 9u64, 5_000), (CAMPAIGN, 10, 400)] {
         let s0 = start(text, Options::default());
@@ -367,12 +367,119 @@ fn the_fast_supply_trace_agrees_with_the_rules() {
                 assert_eq!(got.as_slice(), want.as_slice(), "{side} at step {step}");
                 assert_eq!(n, got.iter().filter(|&&b| b).count());
                 assert_eq!(snap.traced[side.index()], got);
+                let want = avl::rules::reinforcements::rail_net(s, side);
+                topo.rail_net(&snap.grid, side, closed, &mut got);
+                assert_eq!(
+                    got.as_slice(),
+                    want.as_slice(),
+                    "{side} rail net at step {step}"
+                );
+                assert_eq!(snap.pocket_closed, closed);
             }
             checked += 1;
         });
         assert!(final_state.turn().0 > 1);
     }
     assert!(checked > 80, "{checked}");
+}
+
+/// Rule 11.1.1 and 13.0's note: the evaluation counts a Victory City as lost to the
+/// enemy's reinforcements exactly when it is empty, on the enemy's railroad net as the
+/// rules trace it, and the enemy still has pieces to place this turn; random play on the
+/// campaign, where the Pocket opens on turn 5, meets such cities.
+#[test]
+fn cities_open_to_enemy_reinforcements_by_railroad_are_at_risk() {
+    use avl::{Location, Phase};
+    let mut threatened = 0;
+    let mut checked = 0;
+    for seed in [21u64, 22] {
+        playout(
+            start(CAMPAIGN, Options::default()),
+            seed,
+            4_000,
+            |s, _, step| {
+                if !step.is_multiple_of(7) {
+                    return;
+                }
+                let snap = ai::avl::snapshot::Snapshot::of(s);
+                let got = ai::avl::eval::rail_threatened(s, &snap);
+                let want: Vec<usize> = s
+                    .map()
+                    .cities
+                    .iter()
+                    .enumerate()
+                    .filter(|&(c, &(hex, _, _))| {
+                        let holder = s.position().control[c];
+                        let enemy = holder.enemy();
+                        let due = !matches!(
+                            (s.phase(), enemy),
+                            (Phase::Over, _) | (Phase::Reinforcement(Side::Soviet), Side::Axis)
+                        ) && s.piece_ids().any(|p| {
+                            s.side(p) == enemy
+                                && matches!(s.location(p), Location::Arriving(t) if t <= s.turn().0)
+                        });
+                        s.map().rail_hex(hex)
+                            && s.pieces_at(hex).next().is_none()
+                            && due
+                            && avl::rules::reinforcements::rail_net(s, enemy)
+                                [s.map().board_index(hex)]
+                    })
+                    .map(|(c, _)| c)
+                    .collect();
+                assert_eq!(got, want, "step {step}");
+                threatened += got.len();
+                checked += 1;
+            },
+        );
+    }
+    assert!(checked > 300, "{checked} states");
+    // Turn 5, the Pocket open, every Axis combat unit gone and a Soviet division due:
+    // each Axis Victory City on a railroad the Soviet net reaches is at risk.
+    let s0 = start(CAMPAIGN, Options::default());
+    let due = s0
+        .piece_ids()
+        .find(|&p| s0.side(p) == Side::Soviet && !s0.is_hq(p) && s0.hex_of(p).is_none())
+        .expect("a Soviet reinforcement");
+    let s5 = with(&s0, |pos| {
+        pos.turn = avl::unit::Turn(5);
+        for (i, piece) in pos.pieces.iter_mut().enumerate() {
+            let p = avl::PieceId(i as u16);
+            if s0.side(p) == Side::Axis && !s0.is_hq(p) {
+                piece.location = Location::Eliminated;
+            }
+        }
+        pos.pieces[usize::from(due.0)].location = Location::Arriving(5);
+    });
+    let snap = ai::avl::snapshot::Snapshot::of(&s5);
+    let at_risk = ai::avl::eval::rail_threatened(&s5, &snap);
+    threatened += at_risk.len();
+    assert!(threatened > 0, "no Victory City at risk");
+    let net = avl::rules::reinforcements::rail_net(&s5, Side::Soviet);
+    for (c, &(hex, _, _)) in s5.map().cities.iter().enumerate() {
+        let open = s5.map().rail_hex(hex)
+            && s5.pieces_at(hex).next().is_none()
+            && net[s5.map().board_index(hex)];
+        assert_eq!(at_risk.contains(&c), open, "city {c}");
+    }
+    let weights = ai::avl::eval::Weights::DEFAULT;
+    // Nothing Soviet due before turn 6: no city is at risk by railroad.
+    let safe = with(&s5, |pos| {
+        for piece in &mut pos.pieces {
+            if matches!(piece.location, Location::Arriving(t) if t <= 5) {
+                piece.location = Location::Arriving(6);
+            }
+        }
+    });
+    assert!(
+        ai::avl::eval::rail_threatened(&safe, &ai::avl::snapshot::Snapshot::of(&safe)).is_empty()
+    );
+    let cities = |s: &Avl| ai::avl::eval::terms(s, &weights).cities[0];
+    assert!(
+        cities(&s5) < cities(&safe) - 4.0,
+        "{} vs {}",
+        cities(&s5),
+        cities(&safe)
+    );
 }
 
 fn axis_share(s: &Avl) -> f64 {

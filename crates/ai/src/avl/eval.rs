@@ -98,6 +98,9 @@ pub struct Weights {
     pub retreat: f64,
     /// Share of a Victory City's VPs at stake when it is empty and threatened.
     pub city_threat: f64,
+    /// Share of a Victory City's VPs at stake when it is empty, on the enemy's railroad
+    /// net, and the enemy still has reinforcements to place this turn (11.1.1).
+    pub rail_threat: f64,
     /// Share of its worth a unit out of every HQ's Command Range loses (7.3.3).
     pub uncommanded: f64,
     /// A HQ with no unit in its Command Range (11.3).
@@ -136,6 +139,7 @@ impl Weights {
         threat_now: 0.7,
         retreat: 0.3,
         city_threat: 0.5,
+        rail_threat: 0.9,
         uncommanded: 0.15,
         hq_orphan: 1.5,
         hq_exposed: 0.4,
@@ -685,10 +689,56 @@ fn battle(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, t: &mut Terms) {
     }
 }
 
-/// Rule 14.0.1, H-106: empty Victory Cities within the enemy's reach.
+/// Rule 11.1.1: whether `side` still has pieces to place by railroad this turn (in its
+/// Reinforcement Segment, or waiting in it now).
+fn reinforcing(s: &Avl, side: Side) -> bool {
+    let turn = s.turn().0;
+    match s.phase() {
+        Phase::Over => return false,
+        Phase::Reinforcement(now) if now == Side::Soviet && side == Side::Axis => return false,
+        _ => {}
+    }
+    s.piece_ids()
+        .any(|p| s.side(p) == side && matches!(s.location(p), Location::Arriving(t) if t <= turn))
+}
+
+/// Rule 11.1.1 (and 13.0's note: once the Pocket opens, reinforcements can appear deep
+/// behind the lines): the Victory Cities an enemy reinforcement could be railed into
+/// this turn: empty of their holder's pieces, on the enemy's railroad net, with enemy
+/// pieces still to place this turn.
+pub fn rail_threatened(s: &Avl, snap: &Snapshot) -> Vec<usize> {
+    let topo = &snap.topo;
+    let mut rail: [Option<Vec<bool>>; 2] = [None, None];
+    let mut out = Vec::new();
+    for (c, (hex, _, _)) in s.map().cities.iter().enumerate() {
+        let Some(&holder) = s.position().control.get(c) else {
+            continue;
+        };
+        let Some(at) = s.map().board.index(*hex) else {
+            continue;
+        };
+        let enemy = holder.enemy();
+        if !topo.rail[at] || !snap.at(at as u32).is_empty() || !reinforcing(s, enemy) {
+            continue;
+        }
+        let net = rail[enemy.index()].get_or_insert_with(|| {
+            let mut net = Vec::new();
+            topo.rail_net(&snap.grid, enemy, snap.pocket_closed, &mut net);
+            net
+        });
+        if net[at] {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Rules 14.0.1, H-106, 11.1.1: empty Victory Cities within the enemy's reach, by
+/// railroad ([`rail_threatened`]) or on foot.
 fn cities(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
     let topo = &snap.topo;
     let value = f64::from(s.rules().scenario.victory.city);
+    let by_rail = rail_threatened(s, snap);
     for (c, (hex, _, _)) in s.map().cities.iter().enumerate() {
         let Some(&holder) = s.position().control.get(c) else {
             continue;
@@ -696,6 +746,10 @@ fn cities(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
         let Some(at) = s.map().board.index(*hex).map(|i| i as u32) else {
             continue;
         };
+        if by_rail.contains(&c) {
+            t.cities[holder.index()] -= w.rail_threat * value;
+            continue;
+        }
         if snap.units_at(at).any(|u| u.side == holder) {
             continue;
         }

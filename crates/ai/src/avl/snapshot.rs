@@ -37,6 +37,8 @@ pub struct Snapshot {
     pub traced: [Vec<bool>; 2],
     /// Per side: hexes traced.
     pub traced_count: [usize; 2],
+    /// Rule 13.0: the Stalingrad Pocket is still closed.
+    pub pocket_closed: bool,
 }
 
 impl Snapshot {
@@ -87,6 +89,7 @@ impl Snapshot {
             grid,
             traced,
             traced_count,
+            pocket_closed: closed,
         }
     }
 

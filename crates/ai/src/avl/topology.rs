@@ -23,6 +23,8 @@ pub const NONE: u32 = u32::MAX;
 pub const IMPASSABLE: u8 = 1;
 /// An unbridged major river hexside: stops supply lines (10.1.2), not ZOCs (6.0.1).
 pub const UNBRIDGED_MAJOR: u8 = 2;
+/// A railroad crosses the hexside (11.1.1).
+pub const RAILROAD: u8 = 4;
 
 /// Occupancy and ZOC bits per hex: an Axis piece, a Soviet piece, in an Axis ZOC, in a
 /// Soviet ZOC.
@@ -58,8 +60,11 @@ pub struct Topology {
     pub hexes: Vec<Hex>,
     /// Neighbours in [`Direction::ALL`] order ([`NONE`] off the map).
     pub neighbors: Vec<[u32; 6]>,
-    /// The hexside towards each neighbour: [`IMPASSABLE`], [`UNBRIDGED_MAJOR`] bits.
+    /// The hexside towards each neighbour: [`IMPASSABLE`], [`UNBRIDGED_MAJOR`],
+    /// [`RAILROAD`] bits.
     pub edges: Vec<[u8; 6]>,
+    /// A railroad hexside touches the hex (11.1.1).
+    pub rail: Vec<bool>,
     /// Land (not water, 8.1.5).
     pub land: Vec<bool>,
     /// In the Stalingrad Pocket (13.0).
@@ -103,16 +108,22 @@ impl Topology {
                         UNBRIDGED_MAJOR
                     } else {
                         0
-                    };
+                    }
+                    | if f.railroad { RAILROAD } else { 0 };
             }
             neighbors.push(nb);
             edges.push(ed);
         }
         let land_count = land.iter().filter(|&&l| l).count();
+        let rail = edges
+            .iter()
+            .map(|e| e.iter().any(|&b| b & RAILROAD != 0))
+            .collect();
         Topology {
             hexes,
             neighbors,
             edges,
+            rail,
             land,
             pocket,
             sources,
@@ -190,6 +201,42 @@ impl Topology {
             }
         }
         queue.len()
+    }
+
+    /// Rule 11.1.1: the railroad hexes where `side` may place reinforcements, as
+    /// [`avl::rules::reinforcements::rail_net`] finds them: a continuous railroad route
+    /// from one of its supply sources on a railroad, through no hex holding an enemy
+    /// piece or in an enemy ZOC (friendly units do not negate it here), no closed Pocket
+    /// hex (13.0). `grid` holds the occupancy and ZOC bits; `out` is overwritten.
+    pub fn rail_net(&self, grid: &[u8], side: Side, pocket_closed: bool, out: &mut Vec<bool>) {
+        let blocked = piece_bit(side.enemy()) | zoc_bit(side.enemy());
+        let open =
+            |i: usize| self.land[i] && !(pocket_closed && self.pocket[i]) && grid[i] & blocked == 0;
+        out.clear();
+        out.resize(self.len(), false);
+        let mut queue: Vec<u32> = Vec::with_capacity(64);
+        for &src in &self.sources[side.index()] {
+            let i = src as usize;
+            if self.rail[i] && !out[i] && open(i) {
+                out[i] = true;
+                queue.push(src);
+            }
+        }
+        let mut head = 0;
+        while let Some(&h) = queue.get(head) {
+            head += 1;
+            let h = h as usize;
+            for (k, &j) in self.neighbors[h].iter().enumerate() {
+                if j == NONE || self.edges[h][k] & RAILROAD == 0 {
+                    continue;
+                }
+                let j = j as usize;
+                if !out[j] && open(j) {
+                    out[j] = true;
+                    queue.push(j as u32);
+                }
+            }
+        }
     }
 }
 
