@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use avl::Scenario;
-use avl::map::{Map, Settlement};
-use hexmap::{Board, Direction, Hex, Orientation};
+use hexmap::{Hex, Orientation};
 
 /// `hexwar scenario ...`
 #[derive(clap::Subcommand)]
@@ -129,26 +128,31 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// The two corners of the side of `hex` towards `to`.
-fn edge(o: Orientation, map: &Map, hex: Hex, to: Hex) -> ((f64, f64), (f64, f64)) {
-    let c = o.to_pixel(hex, SIZE);
-    let n = o.to_pixel(to, SIZE);
+/// The two corners of the hexside between the hexes centred at `c` and `n`.
+fn edge(c: (f64, f64), n: (f64, f64)) -> ((f64, f64), (f64, f64)) {
     let mid = (f64::midpoint(c.0, n.0), f64::midpoint(c.1, n.1));
     let (dx, dy) = (n.0 - c.0, n.1 - c.1);
     let len = (dx * dx + dy * dy).sqrt().max(1e-9);
     let half = SIZE / 2.0;
-    let _ = map;
     (
         (mid.0 - dy / len * half, mid.1 + dx / len * half),
         (mid.0 + dy / len * half, mid.1 - dx / len * half),
     )
 }
 
+/// The map as SVG, drawn from the same public facts the browser draws
+/// ([`avl::display::board`]), with the setup counters' IDs.
 fn svg(sc: &Scenario, compiled: &avl::scenario::Compiled) -> String {
+    let rules = avl::state::Rules {
+        scenario: sc.clone(),
+        data: compiled.clone(),
+        options: avl::Options::default(),
+    };
+    let board = avl::display::board(&rules);
     let map = &compiled.map;
     let orient = map.board.orientation();
-    let hexes: Vec<Hex> = map.board.hexes().collect();
-    let pts: Vec<(f64, f64)> = hexes.iter().map(|&h| orient.to_pixel(h, SIZE)).collect();
+    let px = |h: Hex| orient.to_pixel(h, SIZE);
+    let pts: Vec<(f64, f64)> = board.hexes.iter().map(|x| px(x.hex)).collect();
     let min_x = pts.iter().map(|pt| pt.0).fold(f64::INFINITY, f64::min) - SIZE * 1.5;
     let min_y = pts.iter().map(|pt| pt.1).fold(f64::INFINITY, f64::min) - SIZE * 1.5;
     let max_x = pts.iter().map(|pt| pt.0).fold(f64::NEG_INFINITY, f64::max) + SIZE * 1.5;
@@ -162,106 +166,82 @@ fn svg(sc: &Scenario, compiled: &avl::scenario::Compiled) -> String {
     );
     let _ = writeln!(out, "<title>{}</title>", escape(&sc.name));
     // Terrain.
-    for (&h, &pt) in hexes.iter().zip(&pts) {
-        let name = map.terrain_name(h);
-        let color = sc
-            .tec
-            .terrain
-            .get(name)
-            .and_then(|t| t.color.clone())
-            .unwrap_or_else(|| {
-                if map.is_land(h) {
-                    "#e8e4c9".into()
-                } else {
-                    "#8ab4e0".into()
-                }
-            });
+    for (x, &pt) in board.hexes.iter().zip(&pts) {
+        let color = x.color.clone().unwrap_or_else(|| {
+            if x.water {
+                "#8ab4e0".into()
+            } else {
+                "#e8e4c9".into()
+            }
+        });
         let poly: Vec<String> = corners(orient, pt)
             .iter()
             .map(|(x, y)| format!("{x:.1},{y:.1}"))
             .collect();
-        let info = map.at(h).copied().unwrap_or_default();
-        let stroke = if info.pocket { "#b03030" } else { "#777" };
+        let stroke = if x.pocket { "#b03030" } else { "#777" };
         let _ = writeln!(
             out,
-            r#"<polygon points="{}" fill="{}" stroke="{stroke}" stroke-width="{}"><title>{} {name}</title></polygon>"#,
+            r#"<polygon points="{}" fill="{}" stroke="{stroke}" stroke-width="{}"><title>{} {}</title></polygon>"#,
             poly.join(" "),
             escape(&color),
-            if info.pocket { 2.0 } else { 0.5 },
-            map.label(h)
+            if x.pocket { 2.0 } else { 0.5 },
+            x.label,
+            escape(&x.terrain)
         );
         let _ = writeln!(
             out,
             r##"<text x="{:.1}" y="{:.1}" font-size="6" text-anchor="middle" fill="#555">{}</text>"##,
             pt.0,
             pt.1 - SIZE * 0.55,
-            map.label(h)
+            x.label
         );
     }
-    // Hexsides: rivers and impassable sides.
-    for &h in &hexes {
-        for d in [Direction::E, Direction::SE, Direction::SW] {
-            let n = h.neighbor(d);
-            if !map.contains(n) {
-                continue;
-            }
-            let side_f = map.side(h, n);
-            let style = if side_f.impassable {
-                Some(("#222", 4.0))
-            } else if side_f.major_river {
-                Some(("#1f5fbf", 4.0))
-            } else if side_f.minor_river {
-                Some(("#4f8fef", 2.0))
-            } else {
-                None
-            };
-            if let Some((color, width)) = style {
-                let (pa, pb) = edge(orient, map, h, n);
-                let _ = writeln!(
-                    out,
-                    r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{color}" stroke-width="{width}" stroke-linecap="round"/>"#,
-                    pa.0, pa.1, pb.0, pb.1
-                );
-            }
+    // Hexsides: rivers and impassable sides on the side, then roads and railroads
+    // centre to centre.
+    for side in &board.sides {
+        let style = match side.barrier {
+            Some("impassable") => Some(("#222", 4.0)),
+            Some("major_river") => Some(("#1f5fbf", 4.0)),
+            Some(_) => Some(("#4f8fef", 2.0)),
+            None => None,
+        };
+        if let Some((color, width)) = style {
+            let (pa, pb) = edge(px(side.hexes[0]), px(side.hexes[1]));
+            let _ = writeln!(
+                out,
+                r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{color}" stroke-width="{width}" stroke-linecap="round"/>"#,
+                pa.0, pa.1, pb.0, pb.1
+            );
         }
     }
-    // Roads and railroads, centre to centre.
-    for &h in &hexes {
-        for d in [Direction::E, Direction::SE, Direction::SW] {
-            let n = h.neighbor(d);
-            if !map.contains(n) {
-                continue;
-            }
-            let side_f = map.side(h, n);
-            let (pa, pb) = (orient.to_pixel(h, SIZE), orient.to_pixel(n, SIZE));
-            if side_f.railroad {
-                let _ = writeln!(
-                    out,
-                    r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#333" stroke-width="2.5" stroke-dasharray="5 2"/>"##,
-                    pa.0, pa.1, pb.0, pb.1
-                );
-            }
-            if side_f.road {
-                let _ = writeln!(
-                    out,
-                    r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#a0522d" stroke-width="1.8"/>"##,
-                    pa.0, pa.1, pb.0, pb.1
-                );
-            }
+    for side in &board.sides {
+        let (pa, pb) = (px(side.hexes[0]), px(side.hexes[1]));
+        if side.railroad {
+            let _ = writeln!(
+                out,
+                r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#333" stroke-width="2.5" stroke-dasharray="5 2"/>"##,
+                pa.0, pa.1, pb.0, pb.1
+            );
+        }
+        if side.road {
+            let _ = writeln!(
+                out,
+                r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#a0522d" stroke-width="1.8"/>"##,
+                pa.0, pa.1, pb.0, pb.1
+            );
         }
     }
     // Towns, cities, supply sources, Victory Cities, names.
-    for (&h, &pt) in hexes.iter().zip(&pts) {
-        let info = map.at(h).copied().unwrap_or_default();
-        match info.settlement {
-            Settlement::Town => {
+    for (x, &pt) in board.hexes.iter().zip(&pts) {
+        match x.settlement {
+            Some("town") => {
                 let _ = writeln!(
                     out,
                     r##"<circle cx="{:.1}" cy="{:.1}" r="3.5" fill="#444"/>"##,
                     pt.0, pt.1
                 );
             }
-            Settlement::City => {
+            Some(_) => {
                 let _ = writeln!(
                     out,
                     r##"<rect x="{:.1}" y="{:.1}" width="9" height="9" fill="#222"/>"##,
@@ -269,9 +249,9 @@ fn svg(sc: &Scenario, compiled: &avl::scenario::Compiled) -> String {
                     pt.1 - 4.5
                 );
             }
-            Settlement::None => {}
+            None => {}
         }
-        if let Some(side) = info.source {
+        if let Some(side) = x.source {
             let color = if side == avl::Side::Axis {
                 "#111"
             } else {
@@ -285,7 +265,7 @@ fn svg(sc: &Scenario, compiled: &avl::scenario::Compiled) -> String {
                 SIZE * 0.6
             );
         }
-        if let Some(i) = info.city {
+        if let Some(i) = x.victory_city {
             let (_, name, control) = &map.cities[usize::from(i)];
             let _ = writeln!(
                 out,
@@ -294,7 +274,7 @@ fn svg(sc: &Scenario, compiled: &avl::scenario::Compiled) -> String {
                 pt.1 + SIZE * 0.6,
                 escape(name)
             );
-        } else if let Some(name) = map.names.get(&h) {
+        } else if let Some(name) = &x.name {
             let _ = writeln!(
                 out,
                 r#"<text x="{:.1}" y="{:.1}" font-size="7" text-anchor="middle">{}</text>"#,
