@@ -86,7 +86,7 @@ PLACES_CSV = os.path.join(HERE, "places.csv")
 
 TURNS = 9  # rulebook: 9 turns
 AXIS_CHITS = [3, 4, 4, 4, 5, 5, 5, 6, 6]  # "Axis Com" per turn: between 3 and 6 (7.1.2)
-MANSTEIN_TURNS = [3, 6]  # 2 Manstein chits; their arrival turns are ours
+MANSTEIN_TURNS = [4, 7]  # 2 Manstein chits; their arrival turns are ours (tuned: was [3, 6])
 POCKET_UNTIL = 4  # 13.0
 SOVIET_CHOSEN = 5  # 3.0
 SOVIET_PER_TURN = 3  # 7.1.2
@@ -695,7 +695,7 @@ CRT_ROWS = [
 #   "alp"  Italian Alpine division       3 / 1, 4 MP
 #   "acav" Axis-allied cavalry           2, no reduced side, 6 MP
 #   "amech" Axis-allied armoured/motorized  mech 3-2 / 1-1, 6 MP
-#   "rd"   Soviet rifle division         3 / 1, 4 MP
+#   "rd"   Soviet rifle division         4 / 2, 4 MP (3 / 1 before the balance tuning)
 #   "gd"   Soviet Guards rifle division  4 / 2, 4 MP
 #   "tk"   Soviet tank corps             mech 4-3 / 2-1, 8 MP
 #   "mc"   Soviet mechanized corps       mech 5-4 / 2-2, 8 MP
@@ -713,7 +713,7 @@ TYPES = {
     "alp": dict(s=3, r=1, mv=4),
     "acav": dict(s=2, mv=6),
     "amech": dict(mech=True, a=3, d=2, ra=1, rd=1, mv=6),
-    "rd": dict(s=3, r=1, mv=4),
+    "rd": dict(s=4, r=2, mv=4),  # tuned for balance: was 3 / 1
     "gd": dict(s=4, r=2, mv=4),
     "tk": dict(mech=True, a=4, d=3, ra=2, rd=1, mv=8),
     "mc": dict(mech=True, a=5, d=4, ra=2, rd=2, mv=8),
@@ -809,6 +809,14 @@ SOVIET_UNITS = [
     ("15Tk", SU, "tk", ("turn", 3)),
     ("7C", SU, "cav", ("turn", 3)),
     ("48G", SU, "gd", ("turn", 3)),
+    # Stavka reserve divisions for the February offensives (Operation Star, Gallop),
+    # added in tuning for balance (docs/avl-campaign.md).
+    ("58G", SU, "gd", ("turn", 2)),
+    ("52G", SU, "gd", ("turn", 3)),
+    ("59G", SU, "gd", ("turn", 3)),
+    ("100", SU, "rd", ("turn", 4)),
+    ("160", SU, "rd", ("turn", 4)),
+    ("183", SU, "rd", ("turn", 5)),
     # Southwestern Front: 6th Army and 1st Guards Army at Verkhny Mamon.
     ("15G", SU, "gd", (50.38, 40.30)),
     ("127", SU, "rd", (50.25, 40.45)),

@@ -134,17 +134,24 @@ fn campaign_random_playouts_finish() {
     playouts(1, 0);
 }
 
-/// The 1,000 playouts, about 35 minutes in a release build:
+/// The 1,000 playouts, about 50 minutes in a release build:
 /// `cargo test --release -p avl --test campaign -- --ignored campaign_thousand`
-/// (`AVL_CAMPAIGN_PLAYOUTS=N` runs N instead).
+/// (`AVL_CAMPAIGN_PLAYOUTS=N` runs N instead, from seed `AVL_CAMPAIGN_SEED`, 1000 by
+/// default: two processes with 500 each from seeds 1000 and 1500 split the run).
 #[test]
 #[ignore = "long: 1,000 playouts of the campaign"]
 fn campaign_thousand_random_playouts() {
-    let n = std::env::var("AVL_CAMPAIGN_PLAYOUTS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
-    playouts(n, 1000);
+    let var = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let n = var("AVL_CAMPAIGN_PLAYOUTS", 1000);
+    playouts(
+        usize::try_from(n).unwrap_or(1000),
+        var("AVL_CAMPAIGN_SEED", 1000),
+    );
 }
 
 /// Plain seeded random playouts (legal actions, a random pick, apply), no harness checks.
