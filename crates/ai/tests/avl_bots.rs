@@ -504,10 +504,10 @@ fn the_evaluation_reads_the_position() {
     let base = axis_share(&s);
     assert!((s.evaluate().iter().sum::<f64>() - 1.0).abs() < 1e-12);
     let weights = ai::avl::eval::Weights::DEFAULT;
-    assert_eq!(
-        ai::avl::eval::terms(&s, &weights).vp,
-        [25.0, 0.0],
-        "the Axis starts 25 VPs ahead"
+    let vp = ai::avl::eval::terms(&s, &weights).vp;
+    assert!(
+        (vp[0] - 25.0).abs() < 1e-9 && vp[1].abs() < 1e-9,
+        "the Axis starts 25 VPs ahead: {vp:?}"
     );
     let city = with(&s, |p| p.control[0] = Side::Soviet);
     assert!(axis_share(&city) < base - 0.02);
