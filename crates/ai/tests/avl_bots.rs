@@ -13,7 +13,7 @@ use engine::{Game, GameRng, Seat, ToMove};
 const CAMPAIGN: &str = include_str!("../../../data/avl/campaign.toml");
 /// The campaign as it was when the positions in `tests/data/avl-campaign-*.json` were
 /// played (before its balance tuning added six Soviet divisions).
-const CAMPAIGN_V1: &str = include_str!("data/avl-campaign-v1.toml");
+const CAMPAIGN_V1: &str = include_str!("../../avl/tests/data/campaign-v1.toml");
 
 fn start(text: &str, options: Options) -> Avl {
     let scenario = Scenario::from_toml(text).expect("the scenario parses");
