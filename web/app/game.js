@@ -217,6 +217,8 @@ export async function showGame(app, id, linkToken) {
       joinBox.replaceChildren();
       return;
     }
+    // Kept across re-renders: a live update must not wipe a name being typed.
+    if (joinBox.querySelector('.join-form')) return;
     const name = h('input', { 'aria-label': 'your name', maxlength: 40, placeholder: 'your name', required: true });
     joinBox.replaceChildren(h('form', {
       class: 'join-form',
