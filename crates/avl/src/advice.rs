@@ -10,9 +10,9 @@ use hexmap::Hex;
 use serde_json::{Value, json};
 
 use crate::action::Action;
+use crate::derived::Derived;
 use crate::rules::combat::{self, CombatOdds};
 use crate::rules::movement;
-use crate::rules::zoc::ZoneOfControl;
 use crate::state::{Avl, BattleStage, Phase, PieceId};
 use crate::unit::Side;
 
@@ -22,12 +22,13 @@ pub fn advice(s: &Avl, side: Option<Side>) -> Value {
         return Value::Null;
     }
     let mut out = serde_json::Map::new();
-    let legal = crate::legal::legal_actions(s);
+    let derived = Derived::new(s);
+    let legal = crate::legal::legal_actions_in(&derived);
     if let Some(c) = fight(s, &legal) {
         out.insert("combat".into(), c);
     }
     if s.pos.phase == Phase::Movement && s.pos.battle.is_none() {
-        out.insert("movement".into(), moves(s, &legal));
+        out.insert("movement".into(), moves(&derived, &legal));
     }
     if s.pos.phase == Phase::Combat && s.pos.battle.is_none() {
         out.insert("attacks".into(), attacks(s, &legal));
@@ -107,11 +108,12 @@ fn attacks(s: &Avl, legal: &[Action]) -> Value {
 
 /// Rules 6.0, 8.1–8.3: the enemy ZOC and, for each legal move, what it costs (in half
 /// MPs), what it leaves, and whether it enters an enemy ZOC.
-fn moves(s: &Avl, legal: &[Action]) -> Value {
+fn moves(derived: &Derived<'_>, legal: &[Action]) -> Value {
+    let s = derived.state();
     let Some(side) = s.pos.active else {
         return Value::Null;
     };
-    let zoc = ZoneOfControl::of(s, side.enemy());
+    let zoc = derived.zoc(side.enemy());
     let zoc_hexes: Vec<Hex> = hexmap::Board::hexes(&s.map().board)
         .filter(|&h| zoc.contains(h))
         .collect();
@@ -123,8 +125,8 @@ fn moves(s: &Avl, legal: &[Action]) -> Value {
             _ => None,
         })
         .filter_map(|(piece, to, road)| {
-            let m = movement::mover_of(s, piece, &zoc);
-            let next = movement::step(s, &m, to, road, &zoc).ok()?;
+            let m = movement::mover_of(s, piece, zoc);
+            let next = movement::step(s, &m, to, road, zoc).ok()?;
             let allowance = movement::allowance(s, piece, next.administrative);
             Some(json!({
                 "piece": piece,

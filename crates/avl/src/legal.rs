@@ -150,13 +150,18 @@ fn candidates_in(d: &Derived<'_>) -> Vec<Action> {
 
 /// Every legal action now, sorted.
 pub fn legal_actions(s: &Avl) -> Vec<Action> {
-    if matches!(sequence::to_move(s), ToMove::Over(_)) {
+    legal_actions_in(&Derived::new(s))
+}
+
+/// [`legal_actions`] of the position of `d`, reusing (and adding to) what `d` has
+/// derived from it.
+pub fn legal_actions_in(d: &Derived<'_>) -> Vec<Action> {
+    if matches!(sequence::to_move(d.state()), ToMove::Over(_)) {
         return Vec::new();
     }
-    let d = Derived::new(s);
-    let mut out: Vec<Action> = candidates_in(&d)
+    let mut out: Vec<Action> = candidates_in(d)
         .into_iter()
-        .filter(|a| check_in(&d, a).is_ok())
+        .filter(|a| check_in(d, a).is_ok())
         .collect();
     out.sort();
     out.dedup();

@@ -175,32 +175,12 @@ impl Topology {
                 && g & enemy == 0
                 && (g & own != 0 || g & enemy_zoc == 0)
         };
-        out.clear();
-        out.resize(self.len(), false);
-        let mut queue: Vec<u32> = Vec::with_capacity(256);
-        for &src in &self.sources[side.index()] {
-            let i = src as usize;
-            if !out[i] && usable(i) {
-                out[i] = true;
-                queue.push(src);
-            }
-        }
-        let mut head = 0;
-        while let Some(&h) = queue.get(head) {
-            head += 1;
-            let h = h as usize;
-            for (k, &j) in self.neighbors[h].iter().enumerate() {
-                if j == NONE || self.edges[h][k] & (IMPASSABLE | UNBRIDGED_MAJOR) != 0 {
-                    continue;
-                }
-                let j = j as usize;
-                if !out[j] && usable(j) {
-                    out[j] = true;
-                    queue.push(j as u32);
-                }
-            }
-        }
-        queue.len()
+        self.flood(
+            side,
+            usable,
+            |edge| edge & (IMPASSABLE | UNBRIDGED_MAJOR) == 0,
+            out,
+        )
     }
 
     /// Rule 11.1.1: the railroad hexes where `side` may place reinforcements, as
@@ -210,14 +190,33 @@ impl Topology {
     /// hex (13.0). `grid` holds the occupancy and ZOC bits; `out` is overwritten.
     pub fn rail_net(&self, grid: &[u8], side: Side, pocket_closed: bool, out: &mut Vec<bool>) {
         let blocked = piece_bit(side.enemy()) | zoc_bit(side.enemy());
-        let open =
-            |i: usize| self.land[i] && !(pocket_closed && self.pocket[i]) && grid[i] & blocked == 0;
+        // Routes run along railroad hexsides, so every hex reached is a railroad hex;
+        // asking it of each hex makes a source off the railroad start nothing (H-114).
+        let open = |i: usize| {
+            self.rail[i]
+                && self.land[i]
+                && !(pocket_closed && self.pocket[i])
+                && grid[i] & blocked == 0
+        };
+        self.flood(side, open, |edge| edge & RAILROAD != 0, out);
+    }
+
+    /// The hexes reached from `side`'s supply sources that are `open`, stepping into
+    /// open hexes across hexsides whose feature bits `crosses` allows; `out` is
+    /// overwritten. Returns the number of hexes reached.
+    fn flood(
+        &self,
+        side: Side,
+        open: impl Fn(usize) -> bool,
+        crosses: impl Fn(u8) -> bool,
+        out: &mut Vec<bool>,
+    ) -> usize {
         out.clear();
         out.resize(self.len(), false);
-        let mut queue: Vec<u32> = Vec::with_capacity(64);
+        let mut queue: Vec<u32> = Vec::with_capacity(256);
         for &src in &self.sources[side.index()] {
             let i = src as usize;
-            if self.rail[i] && !out[i] && open(i) {
+            if !out[i] && open(i) {
                 out[i] = true;
                 queue.push(src);
             }
@@ -227,7 +226,7 @@ impl Topology {
             head += 1;
             let h = h as usize;
             for (k, &j) in self.neighbors[h].iter().enumerate() {
-                if j == NONE || self.edges[h][k] & RAILROAD == 0 {
+                if j == NONE || !crosses(self.edges[h][k]) {
                     continue;
                 }
                 let j = j as usize;
@@ -237,6 +236,7 @@ impl Topology {
                 }
             }
         }
+        queue.len()
     }
 }
 

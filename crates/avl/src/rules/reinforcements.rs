@@ -49,11 +49,12 @@ pub fn rail_net(s: &Avl, side: Side) -> Grid<bool> {
 
 /// Rule 11.1: pieces of `side` waiting to be placed this turn.
 pub fn waiting(s: &Avl, side: Side) -> Vec<PieceId> {
-    s.piece_ids()
-        .filter(|&p| {
-            s.side(p) == side && matches!(s.location(p), Location::Arriving(t) if t <= s.turn().0)
-        })
-        .collect()
+    s.piece_ids().filter(|&p| is_waiting(s, side, p)).collect()
+}
+
+/// Rule 11.1: whether `p` is a piece of `side` waiting to be placed this turn.
+fn is_waiting(s: &Avl, side: Side, p: PieceId) -> bool {
+    s.side(p) == side && matches!(s.location(p), Location::Arriving(t) if t <= s.turn().0)
 }
 
 /// Rule 11.1.1: whether `p` may be placed on the map hex `h`, given its side's
@@ -96,7 +97,7 @@ pub fn check_place_in(d: &Derived<'_>, p: PieceId, to: Hex) -> Result<(), RuleEr
             "reinforcements are placed in the Reinforcement Segment",
         );
     };
-    if usize::from(p.0) >= s.piece_count() || !waiting(s, side).contains(&p) {
+    if usize::from(p.0) >= s.piece_count() || !is_waiting(s, side, p) {
         return refuse(
             "not_arriving",
             "11.1",

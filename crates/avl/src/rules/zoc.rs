@@ -47,8 +47,3 @@ impl ZoneOfControl {
             .unwrap_or(false)
     }
 }
-
-/// Whether `hex` is in a ZOC of `side`'s enemy.
-pub fn in_enemy_zoc(s: &Avl, side: Side, hex: Hex) -> bool {
-    ZoneOfControl::of(s, side.enemy()).contains(hex)
-}
