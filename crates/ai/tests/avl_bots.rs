@@ -688,7 +688,7 @@ fn an_overstacked_position_is_still_played() {
             .expect("the position reads");
     let rules = std::sync::Arc::clone(s0.shared_rules());
     assert!(Avl::from_rules(std::sync::Arc::clone(&rules), position.clone()).is_err());
-    let s = Avl::from_rules_unchecked(rules, position);
+    let s = Avl::from_rules_unchecked(rules, position).expect("the shape is right");
     let seat = s.to_move().seat().expect("a seat decides");
     let view = s.view(Some(seat));
     let mut rng = GameRng::from_u64(3);

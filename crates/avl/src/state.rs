@@ -434,13 +434,21 @@ impl Avl {
         }
     }
 
-    /// A state from the rules of a game already running and a position, without any
-    /// check: for search, rebuilding a position the game itself reached (a view's, its
-    /// hidden facts filled in) when [`Avl::from_rules`] refuses it because the game got
-    /// somewhere its own validation does not allow. The rules act on it as they would on
-    /// the original.
-    pub fn from_rules_unchecked(rules: Arc<Rules>, position: Position) -> Avl {
-        Avl::new(rules, position)
+    /// A state from the rules of a game already running and a position, without the
+    /// rules' checks: for search, rebuilding a position the game itself reached (a
+    /// view's, its hidden facts filled in) when [`Avl::from_rules`] refuses it because
+    /// the game got somewhere its own validation does not allow. The rules act on it as
+    /// they would on the original. Only the position's shape is checked (one entry per
+    /// piece of the scenario and per Victory City, pieces on the map's hexes), without
+    /// which the rules could not read it; a position of another scenario is refused.
+    pub fn from_rules_unchecked(rules: Arc<Rules>, position: Position) -> Result<Avl, SetupErrors> {
+        let s = Avl::new(rules, position);
+        let problems = s.shape();
+        if problems.is_empty() {
+            Ok(s)
+        } else {
+            Err(SetupErrors(problems))
+        }
     }
 
     fn new(rules: Arc<Rules>, pos: Position) -> Avl {
@@ -479,7 +487,10 @@ impl Avl {
         }
     }
 
-    fn validate(&self) -> Vec<Problem> {
+    /// The checks without which the rules cannot read the position: one entry per
+    /// piece of the scenario and per Victory City, every piece on the map on one of
+    /// its hexes.
+    fn shape(&self) -> Vec<Problem> {
         let mut out = Vec::new();
         let n = self.piece_count();
         if self.pos.pieces.len() != n {
@@ -492,6 +503,22 @@ impl Avl {
         if self.pos.control.len() != self.rules.data.map.cities.len() {
             out.push(bad("one control entry per Victory City".into()));
         }
+        for id in self.piece_ids() {
+            if let Location::Map(h) = self.location(id)
+                && self.map().at(h).is_none()
+            {
+                out.push(bad(format!("{} is off the map", self.name(id))));
+            }
+        }
+        out
+    }
+
+    fn validate(&self) -> Vec<Problem> {
+        let mut out = self.shape();
+        let n = self.piece_count();
+        if self.pos.pieces.len() != n {
+            return out;
+        }
         if self.pos.turn.0 == 0 || self.pos.turn.0 > self.rules.scenario.turns {
             out.push(bad(format!(
                 "turn {} is not a turn of the game",
@@ -500,7 +527,7 @@ impl Avl {
         }
         for id in self.piece_ids() {
             match self.location(id) {
-                Location::Map(h) if !self.map().is_land(h) => {
+                Location::Map(h) if self.map().at(h).is_some() && !self.map().is_land(h) => {
                     out.push(bad(format!(
                         "{} is not on a land hex of the map",
                         self.name(id)

@@ -109,3 +109,26 @@ fn perturbed_positions_never_panic() {
     }
     assert!(accepted > 0);
 }
+
+/// `Avl::from_rules_unchecked` (search's rebuild of positions the game reached) checks
+/// the position's shape: a position of another scenario, or with a piece off the map,
+/// is refused with a problem instead of panicking later.
+#[test]
+fn an_unchecked_position_of_the_wrong_shape_is_refused() {
+    let start = common::start();
+    let rules = std::sync::Arc::clone(start.shared_rules());
+    let pos = start.position().clone();
+    assert!(Avl::from_rules_unchecked(std::sync::Arc::clone(&rules), pos.clone()).is_ok());
+    let mut short = pos.clone();
+    short.pieces.pop();
+    let e = Avl::from_rules_unchecked(std::sync::Arc::clone(&rules), short)
+        .expect_err("a piece missing is refused");
+    assert!(format!("{e:?}").contains("pieces"), "{e:?}");
+    let mut control = pos.clone();
+    control.control.push(Side::Axis);
+    assert!(Avl::from_rules_unchecked(std::sync::Arc::clone(&rules), control).is_err());
+    let mut off = pos;
+    off.pieces[0].location = Location::Map(Hex::new(400, -900));
+    let e = Avl::from_rules_unchecked(rules, off).expect_err("a piece off the map is refused");
+    assert!(format!("{e:?}").contains("off the map"), "{e:?}");
+}

@@ -69,10 +69,11 @@ pub fn determinize(view: &View, rng: &mut GameRng) -> Option<Avl> {
     // The position comes from a state the game reached; if the rules crate's own
     // validation refuses it (it can reach overstacked hexes after an advance, see
     // docs/ai.md), it is still the position the seat plays on.
-    Some(match Avl::from_rules(Arc::clone(rules), pos.clone()) {
-        Ok(s) => s,
-        Err(_) => Avl::from_rules_unchecked(Arc::clone(rules), pos),
-    })
+    // A position of another scenario (a view read back with the wrong rules) is none.
+    match Avl::from_rules(Arc::clone(rules), pos.clone()) {
+        Ok(s) => Some(s),
+        Err(_) => Avl::from_rules_unchecked(Arc::clone(rules), pos).ok(),
+    }
 }
 
 /// Removes the hidden chits from a list; returns how many there were.
