@@ -427,11 +427,7 @@ impl Avl {
     pub fn from_rules(rules: Arc<Rules>, position: Position) -> Result<Avl, SetupErrors> {
         let s = Avl::new(rules, position);
         let problems = s.validate();
-        if problems.is_empty() {
-            Ok(s)
-        } else {
-            Err(SetupErrors(problems))
-        }
+        s.unless(problems)
     }
 
     /// A state from the rules of a game already running and a position, without the
@@ -439,13 +435,19 @@ impl Avl {
     /// view's, its hidden facts filled in) when [`Avl::from_rules`] refuses it because
     /// the game got somewhere its own validation does not allow. The rules act on it as
     /// they would on the original. Only the position's shape is checked (one entry per
-    /// piece of the scenario and per Victory City, pieces on the map's hexes), without
-    /// which the rules could not read it; a position of another scenario is refused.
+    /// piece of the scenario and per Victory City, pieces on the map's hexes and in its
+    /// boxes), without which the rules could not read it; a position of another
+    /// scenario is refused.
     pub fn from_rules_unchecked(rules: Arc<Rules>, position: Position) -> Result<Avl, SetupErrors> {
         let s = Avl::new(rules, position);
         let problems = s.shape();
+        s.unless(problems)
+    }
+
+    /// The state, unless there are `problems`.
+    fn unless(self, problems: Vec<Problem>) -> Result<Avl, SetupErrors> {
         if problems.is_empty() {
-            Ok(s)
+            Ok(self)
         } else {
             Err(SetupErrors(problems))
         }
@@ -489,7 +491,7 @@ impl Avl {
 
     /// The checks without which the rules cannot read the position: one entry per
     /// piece of the scenario and per Victory City, every piece on the map on one of
-    /// its hexes.
+    /// its hexes, every piece in a box in one of the scenario's boxes.
     fn shape(&self) -> Vec<Problem> {
         let mut out = Vec::new();
         let n = self.piece_count();
@@ -504,10 +506,17 @@ impl Avl {
             out.push(bad("one control entry per Victory City".into()));
         }
         for id in self.piece_ids() {
-            if let Location::Map(h) = self.location(id)
-                && self.map().at(h).is_none()
-            {
-                out.push(bad(format!("{} is off the map", self.name(id))));
+            match self.location(id) {
+                Location::Map(h) if self.map().at(h).is_none() => {
+                    out.push(bad(format!("{} is off the map", self.name(id))));
+                }
+                Location::Box(b) if usize::from(b) >= self.rules.data.boxes.len() => {
+                    out.push(bad(format!(
+                        "{} is in box {b}, which is none",
+                        self.name(id)
+                    )));
+                }
+                _ => {}
             }
         }
         out
@@ -539,7 +548,7 @@ impl Avl {
                         .data
                         .boxes
                         .get(usize::from(b))
-                        .is_none_or(|x| x.side != self.side(id)) =>
+                        .is_some_and(|x| x.side != self.side(id)) =>
                 {
                     out.push(bad(format!(
                         "{} is in a box that is not its side's",

@@ -111,8 +111,8 @@ fn perturbed_positions_never_panic() {
 }
 
 /// `Avl::from_rules_unchecked` (search's rebuild of positions the game reached) checks
-/// the position's shape: a position of another scenario, or with a piece off the map,
-/// is refused with a problem instead of panicking later.
+/// the position's shape: a position of another scenario, or with a piece off the map
+/// or in a box the scenario lacks, is refused with a problem instead of panicking later.
 #[test]
 fn an_unchecked_position_of_the_wrong_shape_is_refused() {
     let start = common::start();
@@ -127,6 +127,11 @@ fn an_unchecked_position_of_the_wrong_shape_is_refused() {
     let mut control = pos.clone();
     control.control.push(Side::Axis);
     assert!(Avl::from_rules_unchecked(std::sync::Arc::clone(&rules), control).is_err());
+    let mut boxed = pos.clone();
+    boxed.pieces[0].location = Location::Box(200);
+    let e = Avl::from_rules_unchecked(std::sync::Arc::clone(&rules), boxed)
+        .expect_err("a box the scenario lacks is refused");
+    assert!(format!("{e:?}").contains("which is none"), "{e:?}");
     let mut off = pos;
     off.pieces[0].location = Location::Map(Hex::new(400, -900));
     let e = Avl::from_rules_unchecked(rules, off).expect_err("a piece off the map is refused");
