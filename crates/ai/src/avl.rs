@@ -12,7 +12,9 @@ pub mod eval;
 pub mod snapshot;
 pub mod topology;
 
-use avl::{Action, Avl, View};
+use std::hash::{DefaultHasher, Hash, Hasher};
+
+use avl::{Action, Avl, PieceId, View};
 use engine::{GameRng, Seat};
 
 use crate::AiGame;
@@ -41,6 +43,32 @@ impl AiGame for Avl {
     /// H-108: withdrawing a declared attack.
     fn is_retraction(action: &Action) -> bool {
         matches!(action, Action::CancelAttack)
+    }
+
+    /// Rule 8.1: a piece moves one hex per action.
+    fn moving_piece(action: &Action) -> Option<u32> {
+        match *action {
+            Action::Move { piece, .. } | Action::RoadMove { piece, .. } => Some(u32::from(piece.0)),
+            _ => None,
+        }
+    }
+
+    /// Rule 8.1.1: the piece moving now, unless it must stop (8.1.3).
+    fn moving_now(&self) -> Option<u32> {
+        let m = self.position().activation.as_ref()?.mover?;
+        (!m.stopped).then_some(u32::from(m.piece.0))
+    }
+
+    /// Rules 8.1, 8.3, 11.2.2: the piece's legal next hexes, by ordinary and by
+    /// strategic movement.
+    fn moves_of(&self, piece: u32) -> Vec<Action> {
+        moves_of(self, piece)
+    }
+
+    /// Where every piece is, on which side, in which supply state, who controls each
+    /// Victory City, and how far the moving piece has gone (8.1.1).
+    fn fingerprint(&self) -> u64 {
+        fingerprint(self)
     }
 
     /// Rules 9.2, 9.3.4: declaring an attack that could only be withdrawn.
@@ -79,4 +107,37 @@ pub fn turn_marker(s: &Avl) -> u64 {
         _ => 0,
     };
     u64::from(s.turn().0) * 32 + played + extra
+}
+
+/// Rules 8.1, 8.3, 11.2.2: the legal actions moving `piece` one hex further now.
+pub fn moves_of(s: &Avl, piece: u32) -> Vec<Action> {
+    u16::try_from(piece).map_or_else(|_| Vec::new(), |id| avl::legal::moves_of(s, PieceId(id)))
+}
+
+/// A hash of what a move can change: every piece's location, step and supply marker,
+/// Victory City control, the moving piece and its spent MPs, the pieces done moving.
+pub fn fingerprint(s: &Avl) -> u64 {
+    let pos = s.position();
+    let mut h = DefaultHasher::new();
+    for p in &pos.pieces {
+        p.location.hash(&mut h);
+        p.reduced.hash(&mut h);
+        (p.supply as u8).hash(&mut h);
+    }
+    pos.control.iter().for_each(|c| c.index().hash(&mut h));
+    if let Some(a) = &pos.activation {
+        a.moved.hash(&mut h);
+        if let Some(m) = &a.mover {
+            (
+                m.piece,
+                m.spent,
+                m.strategic,
+                m.start,
+                m.stopped,
+                m.administrative,
+            )
+                .hash(&mut h);
+        }
+    }
+    h.finish()
 }

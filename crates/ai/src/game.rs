@@ -44,6 +44,35 @@ pub trait AiGame: Game {
         false
     }
 
+    /// The piece `action` moves part of its way, when a piece's move takes several
+    /// actions (A Victory Lost, 8.1: one hex per action). The greedy bot follows such a
+    /// piece's further steps too and scores `action` by the best position the whole move
+    /// reaches ([`crate::greedy::whole_moves`]). `None` (the default): `action` is
+    /// scored by the position right after it.
+    fn moving_piece(action: &Self::Action) -> Option<u32> {
+        let _ = action;
+        None
+    }
+
+    /// The piece part-way through its move now that may go on
+    /// ([`AiGame::moving_piece`]), if any.
+    fn moving_now(&self) -> Option<u32> {
+        None
+    }
+
+    /// The legal actions that move `piece` on from this state (empty when it cannot go
+    /// on); only asked for a piece that [`AiGame::moving_piece`] named.
+    fn moves_of(&self, piece: u32) -> Vec<Self::Action> {
+        let _ = piece;
+        Vec::new()
+    }
+
+    /// A fingerprint of the state, equal for states a whole move reached by different
+    /// paths, so each is scored once ([`AiGame::moving_piece`]).
+    fn fingerprint(&self) -> u64 {
+        0
+    }
+
     /// The reward vector of a finished game: the winners share 1.
     fn outcome_reward(&self) -> Option<Vec<f64>> {
         match self.to_move() {

@@ -1,6 +1,8 @@
 //! The greedy bot: score every candidate action, play the best (Wesnoth's RCA shape).
 
-use engine::{GameRng, Seat};
+use std::collections::{HashSet, VecDeque};
+
+use engine::{GameRng, Seat, ToMove};
 
 use crate::{AiGame, Bot, settle};
 
@@ -19,6 +21,9 @@ pub struct Greedy {
     pub chance_samples: u32,
     /// Determinizations averaged over (more than one only matters with hidden units).
     pub determinizations: u32,
+    /// Positions explored at most per piece when following a piece's whole move
+    /// ([`whole_moves`]); 0 scores each step by itself.
+    pub whole_move_limit: usize,
 }
 
 impl Default for Greedy {
@@ -26,6 +31,7 @@ impl Default for Greedy {
         Greedy {
             chance_samples: 3,
             determinizations: 1,
+            whole_move_limit: 400,
         }
     }
 }
@@ -48,7 +54,8 @@ impl<G: AiGame> Bot<G> for Greedy {
             let Some(state) = G::determinize(view, rng) else {
                 continue;
             };
-            let scores = scores(&state, legal, seat, self.chance_samples, rng);
+            let mut scores = scores(&state, legal, seat, self.chance_samples, rng);
+            plan_moves(&state, legal, seat, self.whole_move_limit, &mut scores);
             for (t, s) in total.iter_mut().zip(scores) {
                 *t += s;
             }
@@ -110,6 +117,118 @@ pub fn scores<G: AiGame>(
             sum / f64::from(samples)
         })
         .collect()
+}
+
+/// Pieces whose whole moves are followed at a time ([`plan_moves`]).
+pub const PLAN_BATCH: usize = 8;
+
+/// Scores whole moves ([`whole_moves`]) without following every piece's move at every
+/// decision, which costs the square of the pieces when many move (a STAVKA activation
+/// moves every Soviet unit, 7.2.2):
+///
+/// 1. While a piece is part-way through its move ([`AiGame::moving_now`]), its own
+///    further steps are followed first; if the best action is then to carry it on, that
+///    is the choice (carrying on first and moving another piece after is as good, and
+///    another piece's move ends this one's).
+/// 2. Otherwise the pieces are taken in the order of their best single step's score,
+///    [`PLAN_BATCH`] at a time, until the best action is no longer a step of a piece
+///    not yet followed.
+/// 3. Before the best action is a pass ([`AiGame::is_pass`]: ending the Movement
+///    Segment), every remaining piece is followed, so none is left standing that had
+///    somewhere worth going.
+pub fn plan_moves<G: AiGame>(
+    state: &G,
+    legal: &[G::Action],
+    seat: Seat,
+    limit: usize,
+    scores: &mut [f64],
+) {
+    if limit == 0 {
+        return;
+    }
+    // Each piece with its best single step's score, best first.
+    let mut pieces: Vec<(u32, f64)> = Vec::new();
+    for (a, &v) in legal.iter().zip(scores.iter()) {
+        if let Some(p) = G::moving_piece(a) {
+            match pieces.iter_mut().find(|(q, _)| *q == p) {
+                Some((_, best)) => *best = best.max(v),
+                None => pieces.push((p, v)),
+            }
+        }
+    }
+    pieces.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut left: Vec<u32> = pieces.into_iter().map(|(p, _)| p).collect();
+    if let Some(now) = state.moving_now().filter(|p| left.contains(p)) {
+        whole_moves(state, legal, seat, limit, &[now], scores);
+        let b = best::<G>(legal, scores);
+        if G::moving_piece(&legal[b]) == Some(now) {
+            return;
+        }
+        left.retain(|&p| p != now);
+    }
+    while !left.is_empty() {
+        let batch: Vec<u32> = left.drain(..PLAN_BATCH.min(left.len())).collect();
+        whole_moves(state, legal, seat, limit, &batch, scores);
+        let b = &legal[best::<G>(legal, scores)];
+        let unexplored = G::moving_piece(b).is_some_and(|p| left.contains(&p));
+        if !unexplored && !G::is_pass(b) {
+            return;
+        }
+    }
+}
+
+/// Raises the score of each action that moves a piece part of its way
+/// ([`AiGame::moving_piece`]) to the best evaluation among the positions that piece
+/// reaches by moving on from it, so that a unit heads for the best hex its whole move
+/// reaches, not the best adjacent one (A Victory Lost: a move is one hex per action,
+/// 8.1). Breadth first from the current state, each position scored once
+/// ([`AiGame::fingerprint`]) and credited to the first step that reached it, at most
+/// `limit` positions per piece of `pieces`; the moves are the player's own and involve
+/// no chance.
+pub fn whole_moves<G: AiGame>(
+    state: &G,
+    legal: &[G::Action],
+    seat: Seat,
+    limit: usize,
+    pieces: &[u32],
+    scores: &mut [f64],
+) {
+    for &piece in pieces {
+        let mut seen = HashSet::new();
+        let mut queue = VecDeque::new();
+        for (i, a) in legal.iter().enumerate() {
+            if G::moving_piece(a) != Some(piece) {
+                continue;
+            }
+            let mut after = state.clone();
+            after.apply_unchecked(a.clone());
+            if after.to_move() == ToMove::Seat(seat) && seen.insert(after.fingerprint()) {
+                queue.push_back((after, i));
+            }
+        }
+        let mut explored = seen.len();
+        while let Some((s, i)) = queue.pop_front() {
+            for a in s.moves_of(piece) {
+                if explored >= limit {
+                    queue.clear();
+                    break;
+                }
+                let mut next = s.clone();
+                next.apply_unchecked(a);
+                if !seen.insert(next.fingerprint()) {
+                    continue;
+                }
+                explored += 1;
+                let v = value(&next, seat);
+                if v > scores[i] {
+                    scores[i] = v;
+                }
+                if next.to_move() == ToMove::Seat(seat) {
+                    queue.push_back((next, i));
+                }
+            }
+        }
+    }
 }
 
 fn value<G: AiGame>(state: &G, seat: Seat) -> f64 {

@@ -697,7 +697,143 @@ fn an_overstacked_position_is_still_played() {
     let legal = s.legal_actions();
     let i = Bot::<Avl>::choose(&mut Greedy::default(), &view, &legal, &mut rng);
     assert!(!s.is_futile(&legal[i]), "{:?}", legal[i]);
-    let mut bots: Vec<Box<dyn Bot<Avl>>> = vec![Box::new(RandomBot), Box::new(Greedy::default())];
+    // The game on is about the rules going on from here, not the bot's plans: greedy
+    // scores single steps (whole moves cost ten times more on the campaign).
+    let one_step = Greedy {
+        whole_move_limit: 0,
+        ..Greedy::default()
+    };
+    let mut bots: Vec<Box<dyn Bot<Avl>>> = vec![Box::new(RandomBot), Box::new(one_step)];
     let played = play_game(s, &mut bots, 2, 3_000, ai::avl::turn_marker);
     assert!(played.outcome.is_some() || played.stuck || played.state.turn().0 > 2);
+}
+
+/// Rule 8.1 (one hex per action): greedy scores a step by the best position the piece's
+/// whole move reaches. Checked against a separate search that follows every first
+/// step on its own: no step scores below the position right after it or above the best
+/// its own continuations reach, and the best step of each piece scores exactly the best
+/// position the piece can reach.
+#[test]
+fn a_step_is_scored_by_the_best_place_the_whole_move_reaches() {
+    let mut checked = 0;
+    for seed in 0..8u64 {
+        let mut states = Vec::new();
+        playout(
+            start(avl::DEMO_SCENARIO, Options::default()),
+            seed,
+            3_000,
+            |s, _, _| {
+                if s.phase() == avl::Phase::Movement && states.len() < 3 {
+                    states.push(s.clone());
+                }
+            },
+        );
+        for s in states {
+            let ToMove::Seat(seat) = s.to_move() else {
+                continue;
+            };
+            let value = |x: &Avl| x.reward()[seat.index()];
+            let legal = s.legal_actions();
+            let mut rng = GameRng::from_u64(seed);
+            let one = ai::greedy::scores(&s, &legal, seat, 0, &mut rng);
+            let mut pieces: Vec<u32> = legal.iter().filter_map(Avl::moving_piece).collect();
+            pieces.sort_unstable();
+            pieces.dedup();
+            let mut whole = one.clone();
+            ai::greedy::whole_moves(&s, &legal, seat, usize::MAX, &pieces, &mut whole);
+            for &p in &pieces {
+                let mut best_whole = f64::NEG_INFINITY;
+                let mut best_alone = f64::NEG_INFINITY;
+                for (i, a) in legal.iter().enumerate() {
+                    if Avl::moving_piece(a) != Some(p) {
+                        continue;
+                    }
+                    // Every position reachable through this first step alone.
+                    let mut after = s.clone();
+                    after.apply(*a).expect("legal");
+                    let mut alone = value(&after);
+                    let mut seen = std::collections::HashSet::new();
+                    let mut stack = vec![after];
+                    while let Some(x) = stack.pop() {
+                        if x.to_move() != ToMove::Seat(seat) {
+                            continue;
+                        }
+                        for m in x.legal_actions() {
+                            if Avl::moving_piece(&m) != Some(p) {
+                                continue;
+                            }
+                            let mut y = x.clone();
+                            y.apply(m).expect("legal");
+                            if seen.insert(format!("{:?}", y.position())) {
+                                alone = alone.max(value(&y));
+                                stack.push(y);
+                            }
+                        }
+                    }
+                    assert!(
+                        whole[i] >= one[i] - 1e-12,
+                        "{a:?} scores below its own step"
+                    );
+                    assert!(
+                        whole[i] <= alone + 1e-12,
+                        "{a:?} scores above what it reaches"
+                    );
+                    best_whole = best_whole.max(whole[i]);
+                    best_alone = best_alone.max(alone);
+                    checked += 1;
+                }
+                assert!(
+                    (best_whole - best_alone).abs() < 1e-12,
+                    "piece {p}: best step {best_whole}, best reachable {best_alone}"
+                );
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} steps checked");
+}
+
+/// Greedy's shortcuts in following whole moves (`greedy::plan_moves`) never end the
+/// Movement Segment (4.1.2) while some activated piece could still move somewhere worth
+/// more: before a pass is chosen every piece's whole move is followed. Checked at every
+/// Movement Segment decision of games greedy plays against itself.
+#[test]
+fn greedy_ends_a_movement_segment_only_when_no_move_is_worth_more() {
+    let mut passes = 0;
+    for seed in 0..1u64 {
+        let mut s = start(avl::DEMO_SCENARIO, Options::default());
+        let mut rng = GameRng::from_u64(seed);
+        for _ in 0..1_000 {
+            let seat = match s.to_move() {
+                ToMove::Over(_) => break,
+                ToMove::Chance => {
+                    let a = s.sample_chance(&mut rng);
+                    s.apply_unchecked(a);
+                    continue;
+                }
+                ToMove::Seat(seat) => seat,
+            };
+            let legal = s.legal_actions();
+            let one = ai::greedy::scores(&s, &legal, seat, 0, &mut rng);
+            let mut planned = one.clone();
+            ai::greedy::plan_moves(&s, &legal, seat, 400, &mut planned);
+            let b = ai::greedy::best::<Avl>(&legal, &planned);
+            if s.phase() == avl::Phase::Movement && Avl::is_pass(&legal[b]) {
+                let mut pieces: Vec<u32> = legal.iter().filter_map(Avl::moving_piece).collect();
+                pieces.sort_unstable();
+                pieces.dedup();
+                let mut full = one.clone();
+                ai::greedy::whole_moves(&s, &legal, seat, 400, &pieces, &mut full);
+                for (a, v) in legal.iter().zip(&full) {
+                    assert!(
+                        *v <= planned[b] + 1e-12,
+                        "seed {seed}: ended the segment ({}) while {a:?} reaches {v}",
+                        planned[b]
+                    );
+                }
+                passes += 1;
+            }
+            s.apply(legal[b]).expect("legal");
+        }
+    }
+    assert!(passes > 10, "only {passes} passes checked");
 }

@@ -7,7 +7,7 @@ use crate::action::Action;
 use crate::check::check_in;
 use crate::derived::Derived;
 use crate::rules::{advance, command, hq, reinforcements, retreat, sequence};
-use crate::state::{Avl, BattleStage, Location, Phase};
+use crate::state::{Avl, BattleStage, Location, Phase, PieceId};
 
 /// Candidate actions for the current moment (a superset of the legal ones).
 pub fn candidates(s: &Avl) -> Vec<Action> {
@@ -65,15 +65,7 @@ fn candidates_in(d: &Derived<'_>) -> Vec<Action> {
             out.push(Action::EndMovement);
             if let Some(a) = &s.pos.activation {
                 for &p in a.units.iter().chain(&a.hqs) {
-                    let targets: Vec<hexmap::Hex> = match s.location(p) {
-                        Location::Map(h) => s.map().neighbors(h).map(|(_, n)| n).collect(),
-                        Location::Box(b) => s.rules().data.boxes[usize::from(b)].adjacent.clone(),
-                        _ => Vec::new(),
-                    };
-                    for to in targets {
-                        out.push(Action::Move { piece: p, to });
-                        out.push(Action::RoadMove { piece: p, to });
-                    }
+                    move_candidates(s, p, &mut out);
                 }
             }
         }
@@ -145,6 +137,40 @@ fn candidates_in(d: &Derived<'_>) -> Vec<Action> {
             }
         }
     }
+    out
+}
+
+/// Rules 8.1, 8.3, 11.2.2: a move of `p` to each hex next to it (or to its box), by
+/// ordinary and by strategic movement: the candidates, legal or not.
+fn move_candidates(s: &Avl, p: PieceId, out: &mut Vec<Action>) {
+    let targets: Vec<hexmap::Hex> = match s.location(p) {
+        Location::Map(h) => s.map().neighbors(h).map(|(_, n)| n).collect(),
+        Location::Box(b) => s
+            .rules()
+            .data
+            .boxes
+            .get(usize::from(b))
+            .map_or_else(Vec::new, |x| x.adjacent.clone()),
+        _ => Vec::new(),
+    };
+    for to in targets {
+        out.push(Action::Move { piece: p, to });
+        out.push(Action::RoadMove { piece: p, to });
+    }
+}
+
+/// The legal actions that move `p` one hex now (8.1, 8.3): the part of
+/// [`legal_actions`] that concerns this piece, without checking every other piece's
+/// moves. Empty outside the Movement Segment or for a piece that cannot move.
+pub fn moves_of(s: &Avl, p: PieceId) -> Vec<Action> {
+    if s.pos.phase != Phase::Movement || usize::from(p.0) >= s.piece_count() {
+        return Vec::new();
+    }
+    let d = Derived::new(s);
+    let mut out = Vec::new();
+    move_candidates(s, p, &mut out);
+    out.retain(|a| check_in(&d, a).is_ok());
+    out.sort();
     out
 }
 

@@ -455,3 +455,41 @@ fn rule_10_2_3_isolated_units_move_half() {
         avl::unit::HalfMp::whole(2)
     );
 }
+
+/// `legal::moves_of` (one piece's legal moves, used by the bots to follow a whole move)
+/// is exactly the part of `legal_actions` that moves that piece, in every Movement
+/// Segment state of random playouts.
+#[test]
+fn one_piece_moves_are_its_part_of_the_legal_actions() {
+    use engine::Game;
+    let mut compared = 0;
+    for seed in 0..6 {
+        let mut s = common::start();
+        let mut rng = engine::GameRng::from_u64(seed);
+        for _ in 0..4_000 {
+            if s.phase() == Phase::Movement && s.to_move() != engine::ToMove::Chance {
+                let legal = s.legal_actions();
+                for p in s.piece_ids() {
+                    let mine: Vec<Action> = legal
+                        .iter()
+                        .copied()
+                        .filter(|a| {
+                            matches!(a, Action::Move { piece, .. } | Action::RoadMove { piece, .. } if *piece == p)
+                        })
+                        .collect();
+                    assert_eq!(
+                        avl::legal::moves_of(&s, p),
+                        mine,
+                        "seed {seed}, piece {p:?}"
+                    );
+                    compared += mine.len();
+                }
+            }
+            let Some(a) = common::random_step(&s, &mut rng) else {
+                break;
+            };
+            s.apply(a).expect("legal");
+        }
+    }
+    assert!(compared > 500, "only {compared} moves compared");
+}
