@@ -483,6 +483,36 @@ fn cities_open_to_enemy_reinforcements_by_railroad_are_at_risk() {
         cities(&s5),
         cities(&safe)
     );
+    // A turn earlier, the Pocket still closed (13.0) and everything Soviet due on turn
+    // 5: nothing is at risk this turn, but next turn the same cities are, through the
+    // Pocket then open, and they count for less.
+    let s4 = with(&s5, |pos| {
+        pos.turn = avl::unit::Turn(4);
+        for piece in &mut pos.pieces {
+            if matches!(piece.location, Location::Arriving(t) if t <= 5) {
+                piece.location = Location::Arriving(5);
+            }
+        }
+    });
+    let snap4 = ai::avl::snapshot::Snapshot::of(&s4);
+    assert!(ai::avl::eval::rail_threatened(&s4, &snap4).is_empty());
+    assert_eq!(ai::avl::eval::rail_threatened_next(&s4, &snap4), at_risk);
+    let safe4 = with(&s4, |pos| {
+        for piece in &mut pos.pieces {
+            if piece.location == Location::Arriving(5) {
+                piece.location = Location::Arriving(6);
+            }
+        }
+    });
+    let safe4_snap = ai::avl::snapshot::Snapshot::of(&safe4);
+    assert!(ai::avl::eval::rail_threatened_next(&safe4, &safe4_snap).is_empty());
+    assert!(
+        cities(&s4) < cities(&safe4) - 2.0 && cities(&s4) > cities(&s5),
+        "{} vs {} (turn 5: {})",
+        cities(&s4),
+        cities(&safe4),
+        cities(&s5)
+    );
 }
 
 fn axis_share(s: &Avl) -> f64 {

@@ -45,7 +45,11 @@
 //! - **cities**: a Victory City the side holds without a combat unit in it loses 70 %
 //!   of its VPs times 0.5 if an enemy combat unit is adjacent, 50 % at two hexes, 25 % at
 //!   three or four, 10 % at five or six; half that if a friendly unit is nearer than the
-//!   enemy (14.0.1, H-106: control passes when an enemy combat unit enters).
+//!   enemy (14.0.1, H-106: control passes when an enemy combat unit enters). An empty
+//!   one on the enemy's railroad net loses 90 % of its VPs while the enemy still has
+//!   pieces to place this turn (11.1.1: they can be railed in), and at least 50 % when
+//!   the enemy has pieces arriving next turn and the net reaches it then (through the
+//!   Stalingrad Pocket once it opens, 13.0).
 //! - **command**: 1.5 off for each HQ on the map with no unit within its Command Range
 //!   (11.3, 12.6: it will leave the game with its chit), 0.4 for a HQ alone in an enemy
 //!   ZOC (12.1: it may be overrun); and for each Command Chit the side holds, 0.02 per
@@ -101,6 +105,8 @@ pub struct Weights {
     /// Share of a Victory City's VPs at stake when it is empty, on the enemy's railroad
     /// net, and the enemy still has reinforcements to place this turn (11.1.1).
     pub rail_threat: f64,
+    /// The same when the enemy's reinforcements come next turn (11.0, 13.0).
+    pub rail_threat_next: f64,
     /// Share of its worth a unit out of every HQ's Command Range loses (7.3.3).
     pub uncommanded: f64,
     /// A HQ with no unit in its Command Range (11.3).
@@ -140,6 +146,7 @@ impl Weights {
         retreat: 0.3,
         city_threat: 0.5,
         rail_threat: 0.9,
+        rail_threat_next: 0.5,
         uncommanded: 0.15,
         hq_orphan: 1.5,
         hq_exposed: 0.4,
@@ -702,11 +709,25 @@ fn reinforcing(s: &Avl, side: Side) -> bool {
         .any(|p| s.side(p) == side && matches!(s.location(p), Location::Arriving(t) if t <= turn))
 }
 
-/// Rule 11.1.1 (and 13.0's note: once the Pocket opens, reinforcements can appear deep
-/// behind the lines): the Victory Cities an enemy reinforcement could be railed into
-/// this turn: empty of their holder's pieces, on the enemy's railroad net, with enemy
-/// pieces still to place this turn.
-pub fn rail_threatened(s: &Avl, snap: &Snapshot) -> Vec<usize> {
+/// Rule 11.1.1: whether `side` has pieces arriving on the next turn (11.0), which it
+/// will place by railroad then.
+fn reinforcing_next(s: &Avl, side: Side) -> bool {
+    let next = s.turn().0.saturating_add(1);
+    next <= s.rules().scenario.turns
+        && !matches!(s.phase(), Phase::Over)
+        && s.piece_ids()
+            .any(|p| s.side(p) == side && s.location(p) == Location::Arriving(next))
+}
+
+/// The Victory Cities empty of their holder's pieces, on a railroad hex the enemy's
+/// railroad net reaches (11.1.1; through the Stalingrad Pocket unless `pocket_closed`,
+/// 13.0), whose enemy is `due` to place pieces.
+fn rail_exposed(
+    s: &Avl,
+    snap: &Snapshot,
+    pocket_closed: bool,
+    due: impl Fn(Side) -> bool,
+) -> Vec<usize> {
     let topo = &snap.topo;
     let mut rail: [Option<Vec<bool>>; 2] = [None, None];
     let mut out = Vec::new();
@@ -718,12 +739,12 @@ pub fn rail_threatened(s: &Avl, snap: &Snapshot) -> Vec<usize> {
             continue;
         };
         let enemy = holder.enemy();
-        if !topo.rail[at] || !snap.at(at as u32).is_empty() || !reinforcing(s, enemy) {
+        if !topo.rail[at] || !snap.at(at as u32).is_empty() || !due(enemy) {
             continue;
         }
         let net = rail[enemy.index()].get_or_insert_with(|| {
             let mut net = Vec::new();
-            topo.rail_net(&snap.grid, enemy, snap.pocket_closed, &mut net);
+            topo.rail_net(&snap.grid, enemy, pocket_closed, &mut net);
             net
         });
         if net[at] {
@@ -733,12 +754,37 @@ pub fn rail_threatened(s: &Avl, snap: &Snapshot) -> Vec<usize> {
     out
 }
 
+/// Rule 11.1.1 (and 13.0's note: once the Pocket opens, reinforcements can appear deep
+/// behind the lines): the Victory Cities an enemy reinforcement could be railed into
+/// this turn: empty of their holder's pieces, on the enemy's railroad net, with enemy
+/// pieces still to place this turn.
+pub fn rail_threatened(s: &Avl, snap: &Snapshot) -> Vec<usize> {
+    rail_exposed(s, snap, snap.pocket_closed, |enemy| reinforcing(s, enemy))
+}
+
+/// The same for the next turn: the Victory Cities an enemy reinforcement arriving next
+/// turn could be railed into if they stayed as they are, through the Pocket if it is
+/// open by then (13.0); those already at risk this turn are left out. The holder has
+/// this turn's activations left to garrison them, so they count for less
+/// ([`Weights::rail_threat_next`]); without this a bot that marches its garrisons away
+/// on turn 4 loses four cities at once when the Pocket opens on turn 5.
+pub fn rail_threatened_next(s: &Avl, snap: &Snapshot) -> Vec<usize> {
+    let next = s.turn().0.saturating_add(1);
+    let closed = next <= s.rules().scenario.pocket_until_turn;
+    let now = rail_threatened(s, snap);
+    rail_exposed(s, snap, closed, |enemy| reinforcing_next(s, enemy))
+        .into_iter()
+        .filter(|c| !now.contains(c))
+        .collect()
+}
+
 /// Rules 14.0.1, H-106, 11.1.1: empty Victory Cities within the enemy's reach, by
 /// railroad ([`rail_threatened`]) or on foot.
 fn cities(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
     let topo = &snap.topo;
     let value = f64::from(s.rules().scenario.victory.city);
     let by_rail = rail_threatened(s, snap);
+    let by_rail_next = rail_threatened_next(s, snap);
     for (c, (hex, _, _)) in s.map().cities.iter().enumerate() {
         let Some(&holder) = s.position().control.get(c) else {
             continue;
@@ -772,7 +818,11 @@ fn cities(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
         if nearest(holder) < enemy {
             risk *= 0.5;
         }
-        t.cities[holder.index()] -= risk * value * w.city_threat;
+        let mut loss = risk * value * w.city_threat;
+        if by_rail_next.contains(&c) {
+            loss = loss.max(w.rail_threat_next * value);
+        }
+        t.cities[holder.index()] -= loss;
     }
 }
 
