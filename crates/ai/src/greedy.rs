@@ -119,6 +119,14 @@ pub fn scores<G: AiGame>(
         .collect()
 }
 
+/// The pieces that `legal` moves part of their way ([`AiGame::moving_piece`]), sorted.
+pub fn moving_pieces<G: AiGame>(legal: &[G::Action]) -> Vec<u32> {
+    let mut pieces: Vec<u32> = legal.iter().filter_map(G::moving_piece).collect();
+    pieces.sort_unstable();
+    pieces.dedup();
+    pieces
+}
+
 /// Pieces whose whole moves are followed at a time ([`plan_moves`]).
 pub const PLAN_BATCH: usize = 8;
 

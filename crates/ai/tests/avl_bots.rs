@@ -766,9 +766,7 @@ fn a_step_is_scored_by_the_best_place_the_whole_move_reaches() {
             let legal = s.legal_actions();
             let mut rng = GameRng::from_u64(seed);
             let one = ai::greedy::scores(&s, &legal, seat, 0, &mut rng);
-            let mut pieces: Vec<u32> = legal.iter().filter_map(Avl::moving_piece).collect();
-            pieces.sort_unstable();
-            pieces.dedup();
+            let pieces = ai::greedy::moving_pieces::<Avl>(&legal);
             let mut whole = one.clone();
             ai::greedy::whole_moves(&s, &legal, seat, usize::MAX, &pieces, &mut whole);
             for &p in &pieces {
@@ -833,14 +831,11 @@ fn greedy_ends_a_movement_segment_only_when_no_move_is_worth_more() {
         let mut s = start(avl::DEMO_SCENARIO, Options::default());
         let mut rng = GameRng::from_u64(seed);
         for _ in 0..1_000 {
-            let seat = match s.to_move() {
-                ToMove::Over(_) => break,
-                ToMove::Chance => {
-                    let a = s.sample_chance(&mut rng);
-                    s.apply_unchecked(a);
-                    continue;
-                }
-                ToMove::Seat(seat) => seat,
+            if !ai::settle(&mut s, &mut rng, 1_000) {
+                break;
+            }
+            let Some(seat) = s.to_move().seat() else {
+                break;
             };
             let legal = s.legal_actions();
             let one = ai::greedy::scores(&s, &legal, seat, 0, &mut rng);
@@ -848,9 +843,7 @@ fn greedy_ends_a_movement_segment_only_when_no_move_is_worth_more() {
             ai::greedy::plan_moves(&s, &legal, seat, 400, &mut planned);
             let b = ai::greedy::best::<Avl>(&legal, &planned);
             if s.phase() == avl::Phase::Movement && Avl::is_pass(&legal[b]) {
-                let mut pieces: Vec<u32> = legal.iter().filter_map(Avl::moving_piece).collect();
-                pieces.sort_unstable();
-                pieces.dedup();
+                let pieces = ai::greedy::moving_pieces::<Avl>(&legal);
                 let mut full = one.clone();
                 ai::greedy::whole_moves(&s, &legal, seat, 400, &pieces, &mut full);
                 for (a, v) in legal.iter().zip(&full) {

@@ -719,6 +719,10 @@ fn reinforcing_next(s: &Avl, side: Side) -> bool {
             .any(|p| s.side(p) == side && s.location(p) == Location::Arriving(next))
 }
 
+/// Railroad nets already traced for one evaluation, by side and by whether the
+/// Pocket is closed (this turn's and next turn's are often the same).
+type RailNets = [[Option<Vec<bool>>; 2]; 2];
+
 /// The Victory Cities empty of their holder's pieces, on a railroad hex the enemy's
 /// railroad net reaches (11.1.1; through the Stalingrad Pocket unless `pocket_closed`,
 /// 13.0), whose enemy is `due` to place pieces.
@@ -727,9 +731,9 @@ fn rail_exposed(
     snap: &Snapshot,
     pocket_closed: bool,
     due: impl Fn(Side) -> bool,
+    nets: &mut RailNets,
 ) -> Vec<usize> {
     let topo = &snap.topo;
-    let mut rail: [Option<Vec<bool>>; 2] = [None, None];
     let mut out = Vec::new();
     for (c, (hex, _, _)) in s.map().cities.iter().enumerate() {
         let Some(&holder) = s.position().control.get(c) else {
@@ -742,7 +746,7 @@ fn rail_exposed(
         if !topo.rail[at] || !snap.at(at as u32).is_empty() || !due(enemy) {
             continue;
         }
-        let net = rail[enemy.index()].get_or_insert_with(|| {
+        let net = nets[usize::from(pocket_closed)][enemy.index()].get_or_insert_with(|| {
             let mut net = Vec::new();
             topo.rail_net(&snap.grid, enemy, pocket_closed, &mut net);
             net
@@ -759,23 +763,27 @@ fn rail_exposed(
 /// this turn: empty of their holder's pieces, on the enemy's railroad net, with enemy
 /// pieces still to place this turn.
 pub fn rail_threatened(s: &Avl, snap: &Snapshot) -> Vec<usize> {
-    rail_exposed(s, snap, snap.pocket_closed, |enemy| reinforcing(s, enemy))
+    rail_threatened_in(s, snap, &mut RailNets::default())
+}
+
+fn rail_threatened_in(s: &Avl, snap: &Snapshot, nets: &mut RailNets) -> Vec<usize> {
+    rail_exposed(s, snap, snap.pocket_closed, |e| reinforcing(s, e), nets)
 }
 
 /// The same for the next turn: the Victory Cities an enemy reinforcement arriving next
 /// turn could be railed into if they stayed as they are, through the Pocket if it is
-/// open by then (13.0); those already at risk this turn are left out. The holder has
-/// this turn's activations left to garrison them, so they count for less
-/// ([`Weights::rail_threat_next`]); without this a bot that marches its garrisons away
-/// on turn 4 loses four cities at once when the Pocket opens on turn 5.
+/// open by then (13.0). The holder has this turn's activations left to garrison them,
+/// so they count for less ([`Weights::rail_threat_next`]; a city at risk this turn
+/// too counts once, at this turn's weight); without this a bot that marches its
+/// garrisons away on turn 4 loses four cities at once when the Pocket opens on turn 5.
 pub fn rail_threatened_next(s: &Avl, snap: &Snapshot) -> Vec<usize> {
+    rail_threatened_next_in(s, snap, &mut RailNets::default())
+}
+
+fn rail_threatened_next_in(s: &Avl, snap: &Snapshot, nets: &mut RailNets) -> Vec<usize> {
     let next = s.turn().0.saturating_add(1);
     let closed = next <= s.rules().scenario.pocket_until_turn;
-    let now = rail_threatened(s, snap);
-    rail_exposed(s, snap, closed, |enemy| reinforcing_next(s, enemy))
-        .into_iter()
-        .filter(|c| !now.contains(c))
-        .collect()
+    rail_exposed(s, snap, closed, |e| reinforcing_next(s, e), nets)
 }
 
 /// Rules 14.0.1, H-106, 11.1.1: empty Victory Cities within the enemy's reach, by
@@ -783,8 +791,9 @@ pub fn rail_threatened_next(s: &Avl, snap: &Snapshot) -> Vec<usize> {
 fn cities(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
     let topo = &snap.topo;
     let value = f64::from(s.rules().scenario.victory.city);
-    let by_rail = rail_threatened(s, snap);
-    let by_rail_next = rail_threatened_next(s, snap);
+    let mut nets = RailNets::default();
+    let by_rail = rail_threatened_in(s, snap, &mut nets);
+    let by_rail_next = rail_threatened_next_in(s, snap, &mut nets);
     for (c, (hex, _, _)) in s.map().cities.iter().enumerate() {
         let Some(&holder) = s.position().control.get(c) else {
             continue;
