@@ -315,8 +315,32 @@ impl Family for Avl {
             }
             let _ = writeln!(t, "| {name} | {} | {} |", cells[0], cells[1]);
         }
+        if let Some([axis, soviet]) = mean_vps(results) {
+            let _ = writeln!(
+                t,
+                "\nvictory points at the end (14.0.1), mean of {} games: Axis {axis:.1}, \
+                 Soviet {soviet:.1}",
+                results.iter().filter(|r| r.scores.len() == 2).count()
+            );
+        }
         t
     }
+}
+
+/// A Victory Lost: the mean final victory points of the Axis and the Soviet player
+/// (seat order) over the games that ended by the rules; `None` if none did.
+fn mean_vps(results: &[GameResult]) -> Option<[f64; 2]> {
+    let ended: Vec<&Vec<i64>> = results
+        .iter()
+        .map(|r| &r.scores)
+        .filter(|s| s.len() == 2)
+        .collect();
+    if ended.is_empty() {
+        return None;
+    }
+    let n = ended.len() as f64;
+    let mean = |seat: usize| ended.iter().map(|s| s[seat] as f64).sum::<f64>() / n;
+    Some([mean(0), mean(1)])
 }
 
 /// The lineups (bot index per seat, before rotation) the tournament plays.
@@ -786,6 +810,38 @@ mod tests {
             "{lo} {hi}"
         );
         assert_eq!(wilson(0.0, 0), (0.0, 1.0));
+    }
+
+    fn ended(scores: Vec<i64>) -> GameResult {
+        GameResult {
+            index: 0,
+            seed: 0,
+            lineup: vec![0, 1],
+            shares: vec![0.5, 0.5],
+            scores,
+            reason: String::new(),
+            turns: 9,
+            decisions: 0,
+            thinking: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn mean_victory_points_leave_out_games_that_did_not_end() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: SimulateArgs,
+        }
+        let results = vec![ended(vec![25, 40]), ended(vec![30, 21]), ended(Vec::new())];
+        assert_eq!(mean_vps(&results), Some([27.5, 30.5]));
+        assert_eq!(mean_vps(&results[2..]), None);
+        let cli = <Cli as clap::Parser>::parse_from(["simulate", "--game", "avl"]);
+        let text = Avl::after(&cli.args, &results);
+        assert!(
+            text.contains("mean of 2 games: Axis 27.5, Soviet 30.5"),
+            "{text}"
+        );
     }
 
     #[test]
