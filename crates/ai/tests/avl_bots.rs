@@ -603,6 +603,57 @@ fn a_unit_cut_off_from_supply_is_worth_less() {
     );
 }
 
+/// Rules 8.1, 9.3: enemy units two hexes away can close in and attack at their next
+/// activation, so a unit with enemy units massed two hexes off is under threat even
+/// with none next to it; weighing that threat at nothing leaves the unit unthreatened.
+#[test]
+fn enemy_units_two_hexes_away_threaten_a_unit() {
+    let s = start(avl::DEMO_SCENARIO, Options::default());
+    let target = s
+        .piece_ids()
+        .find(|&p| !s.is_hq(p) && s.side(p) == Side::Axis && s.hex_of(p).is_some())
+        .expect("an Axis unit on the map");
+    let at = s.hex_of(target).expect("on the map");
+    let soviet: Vec<_> = s
+        .piece_ids()
+        .filter(|&p| !s.is_hq(p) && s.side(p) == Side::Soviet)
+        .collect();
+    let ring: Vec<_> = at
+        .ring(2)
+        .into_iter()
+        .filter(|&h| s.map().contains(h) && s.map().is_land(h) && s.pieces_at(h).next().is_none())
+        .collect();
+    assert!(ring.len() >= 3 && soviet.len() >= 3);
+    let massed = with(&s, |p| {
+        for (i, piece) in p.pieces.iter_mut().enumerate() {
+            let id = avl::PieceId(i as u16);
+            if id != target && s.side(id) == Side::Axis && !s.is_hq(id) {
+                piece.location = Location::Eliminated;
+            }
+        }
+        for (u, &h) in soviet.iter().zip(&ring) {
+            p.pieces[usize::from(u.0)].location = Location::Map(h);
+        }
+        for &u in soviet.iter().skip(ring.len()) {
+            p.pieces[usize::from(u.0)].location = Location::Eliminated;
+        }
+    });
+    let none_adjacent = massed.piece_ids().all(|p| {
+        massed.side(p) != Side::Soviet || massed.hex_of(p).is_none_or(|h| h.distance(at) != 1)
+    });
+    assert!(none_adjacent);
+    let blind = Weights {
+        threat_near: 0.0,
+        ..Weights::DEFAULT
+    };
+    assert!(terms(&massed, &blind).threats[0].abs() < 1e-12);
+    let seen = terms(&massed, &Weights::DEFAULT).threats[0];
+    assert!(
+        seen < -0.1,
+        "the massed Soviet units threaten the unit: {seen}"
+    );
+}
+
 /// The turn marker never goes back and grows by at most a few steps per decision.
 #[test]
 fn the_turn_marker_counts_activations() {

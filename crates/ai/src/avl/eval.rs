@@ -31,7 +31,10 @@
 //!   elimination gives the enemy), 0.3 per hex of retreat, and a Victory City's VPs if
 //!   the hex empties. It is subtracted at 30 %, or at 70 % when the enemy is the active
 //!   player now and the units that can still attack this Combat Segment are activated
-//!   (7.3.2, 9.1.1, 9.1.4). Attacks the enemy would lose on are not counted.
+//!   (7.3.2, 9.1.1, 9.1.4). Attacks the enemy would lose on are not counted. The
+//!   enemy units two hexes off can close in at his next activation (8.1): an attack by
+//!   them and the adjacent ones together counts at 20 % if that is more, so units are
+//!   not left where the enemy can mass against them, nor only where he already has.
 //! - **battle**: the combat being declared counts for the active player at its full
 //!   expected gain, with the activated units next to the target that have not attacked
 //!   yet counted as joining it (so the first unit named is valued by the attack it
@@ -98,6 +101,9 @@ pub struct Weights {
     pub threat: f64,
     /// … and when the enemy can make it in his current activation.
     pub threat_now: f64,
+    /// Share of the expected gain of an attack by the enemy units next to a hex and two
+    /// hexes from it (those that can close in at his next activation).
+    pub threat_near: f64,
     /// Lost per hex of retreat (9.5).
     pub retreat: f64,
     /// Share of a Victory City's VPs at stake when it is empty and threatened.
@@ -143,6 +149,7 @@ impl Weights {
         cut_off_end: 0.8,
         threat: 0.3,
         threat_now: 0.7,
+        threat_near: 0.2,
         retreat: 0.3,
         city_threat: 0.5,
         rail_threat: 0.9,
@@ -505,6 +512,35 @@ fn adjacent_enemies(snap: &Snapshot, at: u32, side: Side) -> Vec<PieceId> {
     out
 }
 
+/// The enemy combat units two hexes from hex index `at` (not next to it): those that can
+/// step next to it and join an attack on it at the enemy's next activation (8.1, 6.0: a
+/// unit may always enter the enemy ZOC around the target).
+fn nearby_enemies(snap: &Snapshot, at: u32, side: Side) -> Vec<PieceId> {
+    let topo = &snap.topo;
+    let i = at as usize;
+    let ring: Vec<u32> = topo.neighbors[i]
+        .iter()
+        .copied()
+        .filter(|&j| j != NONE)
+        .collect();
+    let mut seen: Vec<u32> = Vec::new();
+    let mut out = Vec::new();
+    for &j in &ring {
+        for &k in &topo.neighbors[j as usize] {
+            if k == NONE || k == at || ring.contains(&k) || seen.contains(&k) {
+                continue;
+            }
+            seen.push(k);
+            out.extend(
+                snap.units_at(k)
+                    .filter(|u| u.side == side.enemy())
+                    .map(|u| u.id),
+            );
+        }
+    }
+    out
+}
+
 /// The Victory City VPs a side loses when the hex at `at` empties, if it holds one there.
 fn city_stake(s: &Avl, hex: Hex, holder: Side) -> f64 {
     let Some(c) = s.map().at(hex).and_then(|i| i.city) else {
@@ -601,11 +637,29 @@ fn threats(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, t: &mut Terms) {
             continue;
         }
         let attackers = adjacent_enemies(snap, u.at, u.side);
-        if attackers.is_empty() {
+        let near = if w.threat_near > 0.0 {
+            nearby_enemies(snap, u.at, u.side)
+        } else {
+            Vec::new()
+        };
+        if attackers.is_empty() && near.is_empty() {
             continue;
         }
-        let all = attack(s, snap, w, point, &attackers, u.at, u.side).unwrap_or(0.0);
+        let all = if attackers.is_empty() {
+            0.0
+        } else {
+            attack(s, snap, w, point, &attackers, u.at, u.side).unwrap_or(0.0)
+        };
         let mut value = w.threat * all.max(0.0);
+        if !near.is_empty() {
+            let gathered: Vec<PieceId> = attackers.iter().chain(&near).copied().collect();
+            let later = attack(s, snap, w, point, &gathered, u.at, u.side).unwrap_or(0.0);
+            value = value.max(w.threat_near * later);
+        }
+        if attackers.is_empty() {
+            t.threats[u.side.index()] -= value;
+            continue;
+        }
         if let Some(r) = &ready[u.side.enemy().index()]
             && !attacked.contains(&hex)
         {
