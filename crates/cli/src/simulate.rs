@@ -315,12 +315,11 @@ impl Family for Avl {
             }
             let _ = writeln!(t, "| {name} | {} | {} |", cells[0], cells[1]);
         }
-        if let Some([axis, soviet]) = mean_vps(results) {
+        if let Some((n, [axis, soviet])) = mean_vps(results) {
             let _ = writeln!(
                 t,
-                "\nvictory points at the end (14.0.1), mean of {} games: Axis {axis:.1}, \
-                 Soviet {soviet:.1}",
-                results.iter().filter(|r| r.scores.len() == 2).count()
+                "\nvictory points at the end (14.0.1), mean of {n} games: Axis {axis:.1}, \
+                 Soviet {soviet:.1}"
             );
         }
         t
@@ -328,8 +327,9 @@ impl Family for Avl {
 }
 
 /// A Victory Lost: the mean final victory points of the Axis and the Soviet player
-/// (seat order) over the games that ended by the rules; `None` if none did.
-fn mean_vps(results: &[GameResult]) -> Option<[f64; 2]> {
+/// (seat order) over the games that ended by the rules, with their number; `None` if
+/// none did.
+fn mean_vps(results: &[GameResult]) -> Option<(usize, [f64; 2])> {
     let ended: Vec<&Vec<i64>> = results
         .iter()
         .map(|r| &r.scores)
@@ -340,7 +340,7 @@ fn mean_vps(results: &[GameResult]) -> Option<[f64; 2]> {
     }
     let n = ended.len() as f64;
     let mean = |seat: usize| ended.iter().map(|s| s[seat] as f64).sum::<f64>() / n;
-    Some([mean(0), mean(1)])
+    Some((ended.len(), [mean(0), mean(1)]))
 }
 
 /// The lineups (bot index per seat, before rotation) the tournament plays.
@@ -834,7 +834,7 @@ mod tests {
             args: SimulateArgs,
         }
         let results = vec![ended(vec![25, 40]), ended(vec![30, 21]), ended(Vec::new())];
-        assert_eq!(mean_vps(&results), Some([27.5, 30.5]));
+        assert_eq!(mean_vps(&results), Some((2, [27.5, 30.5])));
         assert_eq!(mean_vps(&results[2..]), None);
         let cli = <Cli as clap::Parser>::parse_from(["simulate", "--game", "avl"]);
         let text = Avl::after(&cli.args, &results);

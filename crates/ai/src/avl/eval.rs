@@ -656,10 +656,6 @@ fn threats(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, t: &mut Terms) {
             let later = attack(s, snap, w, point, &gathered, u.at, u.side).unwrap_or(0.0);
             value = value.max(w.threat_near * later);
         }
-        if attackers.is_empty() {
-            t.threats[u.side.index()] -= value;
-            continue;
-        }
         if let Some(r) = &ready[u.side.enemy().index()]
             && !attacked.contains(&hex)
         {
