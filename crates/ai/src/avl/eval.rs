@@ -78,7 +78,7 @@ use hexmap::{Board, Hex};
 
 use super::combat::{Stakes, expected_gain};
 use super::snapshot::{OnMap, Snapshot};
-use super::topology::{IMPASSABLE, NONE, zoc_bit};
+use super::topology::{IMPASSABLE, NONE, piece_bit, zoc_bit};
 
 /// The evaluation's weights (VP-equivalents unless said otherwise).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -498,9 +498,10 @@ fn ready(s: &Avl, side: Side) -> Option<Vec<PieceId>> {
 fn adjacent_enemies(snap: &Snapshot, at: u32, side: Side) -> Vec<PieceId> {
     let topo = &snap.topo;
     let i = at as usize;
+    let enemy = piece_bit(side.enemy());
     let mut out = Vec::new();
     for (k, &j) in topo.neighbors[i].iter().enumerate() {
-        if j == NONE || topo.edges[i][k] & IMPASSABLE != 0 {
+        if j == NONE || topo.edges[i][k] & IMPASSABLE != 0 || snap.grid[j as usize] & enemy == 0 {
             continue;
         }
         out.extend(
@@ -517,20 +518,25 @@ fn adjacent_enemies(snap: &Snapshot, at: u32, side: Side) -> Vec<PieceId> {
 /// unit may always enter the enemy ZOC around the target).
 fn nearby_enemies(snap: &Snapshot, at: u32, side: Side) -> Vec<PieceId> {
     let topo = &snap.topo;
-    let i = at as usize;
-    let ring: Vec<u32> = topo.neighbors[i]
-        .iter()
-        .copied()
-        .filter(|&j| j != NONE)
-        .collect();
-    let mut seen: Vec<u32> = Vec::new();
+    let ring = &topo.neighbors[at as usize];
+    let enemy = piece_bit(side.enemy());
+    // The grid's piece bits are checked first: most hexes two off hold no enemy piece,
+    // and `units_at` is a binary search.
+    let mut seen = [NONE; 12];
+    let mut seen_len = 0;
     let mut out = Vec::new();
-    for &j in &ring {
+    for &j in ring.iter().filter(|&&j| j != NONE) {
         for &k in &topo.neighbors[j as usize] {
-            if k == NONE || k == at || ring.contains(&k) || seen.contains(&k) {
+            if k == NONE
+                || k == at
+                || snap.grid[k as usize] & enemy == 0
+                || ring.contains(&k)
+                || seen[..seen_len].contains(&k)
+            {
                 continue;
             }
-            seen.push(k);
+            seen[seen_len] = k;
+            seen_len += 1;
             out.extend(
                 snap.units_at(k)
                     .filter(|u| u.side == side.enemy())
