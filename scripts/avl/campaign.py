@@ -671,14 +671,17 @@ TEC = {
 }
 
 CRT_COLUMNS = ["1-1", "1.5-1", "2-1", "3-1", "4-1", "5-1", "6-1", "7-1", "8-1", "9-1", "10-1"]
-# Die 1..6. From 3-1 on the attacker never loses steps.
+# Die 1..6. From 3-1 on the attacker never loses steps. The defender loses on
+# average 0.5 / 0.67 / 1.0 steps at 2-1 / 3-1 / 4-1 and the attacker 0.33 at 2-1
+# ("CRT A" of docs/avl-campaign.md, Balance; the first table lost 1.0 / 1.17 / 1.5 and
+# 0.17, and the Soviet side, massing at 3-1 and more, won every game of greedy bots).
 CRT_ROWS = [
-    ["A2", "A1", "A1/1", "DR", "1DR", "1DR", "1DR2", "2DR", "2DR2", "2DR2", "3DR2"],
+    ["A2", "A2", "A1", "DR", "DR", "1DR", "1DR", "1DR2", "2DR", "2DR2", "2DR2"],
+    ["A2", "A1", "A1/1", "DR", "1", "1DR", "1DR2", "2DR", "2DR2", "2DR2", "3DR2"],
     ["A1", "A1/1", "DR", "1", "1DR", "1DR2", "2DR", "2DR2", "2DR2", "3DR2", "3DR2"],
-    ["A1/1", "DR", "1", "1DR", "1DR2", "2DR", "2DR2", "2DR2", "3DR2", "3DR2", "4"],
-    ["-", "1", "1DR", "1DR2", "2DR", "2DR2", "2DR2", "3DR2", "3DR2", "4", "4"],
-    ["DR", "A1/1DR", "1DR2", "2DR", "2DR2", "2DR2", "3DR2", "3DR2", "4", "4", "4"],
-    ["1", "1DR", "2DR", "2DR2", "2DR2", "3DR2", "3DR2", "4", "4", "4", "4"],
+    ["A1/1", "DR", "DR", "1DR", "1DR", "2DR", "2DR2", "2DR2", "3DR2", "3DR2", "4"],
+    ["-", "A1/1DR", "1", "1DR", "1DR2", "2DR2", "2DR2", "3DR2", "3DR2", "4", "4"],
+    ["DR", "1DR", "1DR", "1DR2", "2DR", "2DR2", "3DR2", "3DR2", "4", "4", "4"],
 ]
 
 # --------------------------------------------------------------------------------------
