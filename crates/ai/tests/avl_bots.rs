@@ -349,6 +349,28 @@ fn a_view_from_json_needs_the_rules() {
     assert_eq!(d.view(Some(seat)), view);
 }
 
+/// The topology's two-hex rings (the evaluation's reach of an attack next activation,
+/// 8.1) hold exactly the hexes of the board at distance 2, on both maps.
+#[test]
+fn the_two_hex_rings_are_the_hexes_at_distance_two() {
+    for text in [avl::DEMO_SCENARIO, CAMPAIGN] {
+        let s = start(text, Options::default());
+        let topo = Topology::new(s.rules());
+        for (i, &hex) in topo.hexes.iter().enumerate() {
+            let mut got: Vec<u32> = topo.ring2[i]
+                .iter()
+                .copied()
+                .filter(|&j| j != ai::avl::topology::NONE)
+                .collect();
+            got.sort_unstable();
+            let want: Vec<u32> = (0..topo.len() as u32)
+                .filter(|&j| hex.distance(topo.hexes[j as usize]) == 2)
+                .collect();
+            assert_eq!(got, want, "hex {i}");
+        }
+    }
+}
+
 /// The evaluation's fast supply and railroad traces find exactly the hexes the rules
 /// crate's do (10.1.2, 11.1.1), on both maps, for both sides, all game long.
 #[test]

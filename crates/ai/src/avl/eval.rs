@@ -498,53 +498,37 @@ fn ready(s: &Avl, side: Side) -> Option<Vec<PieceId>> {
 fn adjacent_enemies(snap: &Snapshot, at: u32, side: Side) -> Vec<PieceId> {
     let topo = &snap.topo;
     let i = at as usize;
-    let enemy = piece_bit(side.enemy());
     let mut out = Vec::new();
     for (k, &j) in topo.neighbors[i].iter().enumerate() {
-        if j == NONE || topo.edges[i][k] & IMPASSABLE != 0 || snap.grid[j as usize] & enemy == 0 {
-            continue;
+        if j != NONE && topo.edges[i][k] & IMPASSABLE == 0 {
+            enemies_at(snap, j, side, &mut out);
         }
-        out.extend(
-            snap.units_at(j)
-                .filter(|u| u.side == side.enemy())
-                .map(|u| u.id),
-        );
     }
     out
 }
 
 /// The enemy combat units two hexes from hex index `at` (not next to it): those that can
 /// step next to it and join an attack on it at the enemy's next activation (8.1, 6.0: a
-/// unit may always enter the enemy ZOC around the target).
+/// unit may always enter the enemy ZOC around the target). Hexsides on the way are not
+/// looked at.
 fn nearby_enemies(snap: &Snapshot, at: u32, side: Side) -> Vec<PieceId> {
-    let topo = &snap.topo;
-    let ring = &topo.neighbors[at as usize];
-    let enemy = piece_bit(side.enemy());
-    // The grid's piece bits are checked first: most hexes two off hold no enemy piece,
-    // and `units_at` is a binary search.
-    let mut seen = [NONE; 12];
-    let mut seen_len = 0;
     let mut out = Vec::new();
-    for &j in ring.iter().filter(|&&j| j != NONE) {
-        for &k in &topo.neighbors[j as usize] {
-            if k == NONE
-                || k == at
-                || snap.grid[k as usize] & enemy == 0
-                || ring.contains(&k)
-                || seen[..seen_len].contains(&k)
-            {
-                continue;
-            }
-            seen[seen_len] = k;
-            seen_len += 1;
-            out.extend(
-                snap.units_at(k)
-                    .filter(|u| u.side == side.enemy())
-                    .map(|u| u.id),
-            );
+    for &k in &snap.topo.ring2[at as usize] {
+        if k != NONE {
+            enemies_at(snap, k, side, &mut out);
         }
     }
     out
+}
+
+/// Appends to `out` the combat units of `side`'s enemy in hex index `at`. The grid's
+/// piece bits are checked first: most hexes hold no enemy piece, and `units_at` is a
+/// binary search.
+fn enemies_at(snap: &Snapshot, at: u32, side: Side, out: &mut Vec<PieceId>) {
+    let enemy = side.enemy();
+    if snap.grid[at as usize] & piece_bit(enemy) != 0 {
+        out.extend(snap.units_at(at).filter(|u| u.side == enemy).map(|u| u.id));
+    }
 }
 
 /// The Victory City VPs a side loses when the hex at `at` empties, if it holds one there.

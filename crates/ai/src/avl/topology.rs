@@ -60,6 +60,8 @@ pub struct Topology {
     pub hexes: Vec<Hex>,
     /// Neighbours in [`Direction::ALL`] order ([`NONE`] off the map).
     pub neighbors: Vec<[u32; 6]>,
+    /// The twelve hexes two away ([`Hex::ring`] of radius 2; [`NONE`] off the map).
+    pub ring2: Vec<[u32; 12]>,
     /// The hexside towards each neighbour: [`IMPASSABLE`], [`UNBRIDGED_MAJOR`],
     /// [`RAILROAD`] bits.
     pub edges: Vec<[u8; 6]>,
@@ -82,6 +84,7 @@ impl Topology {
         let n = map.board.len();
         let mut hexes = Vec::with_capacity(n);
         let mut neighbors = Vec::with_capacity(n);
+        let mut ring2 = Vec::with_capacity(n);
         let mut edges = Vec::with_capacity(n);
         let mut land = Vec::with_capacity(n);
         let mut pocket = Vec::with_capacity(n);
@@ -112,6 +115,13 @@ impl Topology {
                     | if f.railroad { RAILROAD } else { 0 };
             }
             neighbors.push(nb);
+            let mut r2 = [NONE; 12];
+            for (slot, h) in r2.iter_mut().zip(hex.ring(2)) {
+                if let Some(j) = map.board.index(h) {
+                    *slot = j as u32;
+                }
+            }
+            ring2.push(r2);
             edges.push(ed);
         }
         let land_count = land.iter().filter(|&&l| l).count();
@@ -122,6 +132,7 @@ impl Topology {
         Topology {
             hexes,
             neighbors,
+            ring2,
             edges,
             rail,
             land,
