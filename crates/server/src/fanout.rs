@@ -43,7 +43,10 @@ async fn listen(hub: &Arc<Hub>) -> Result<(), sqlx::Error> {
     let mut listener = PgListener::connect(hub.store.url()).await?;
     listener.listen(NOTIFY_CHANNEL).await?;
     let mut shutdown = hub.shutdown_signal();
-    // Anything announced before we listened is caught up on first use.
+    // Anything announced before we listened is missed: catch up the games already
+    // loaded (a WebSocket client may have opened one before LISTEN took effect, and it
+    // makes no request that would catch up); the others catch up on first use.
+    catch_up_loaded(hub).await;
     loop {
         let received = tokio::select! {
             r = listener.try_recv() => r?,
@@ -68,12 +71,15 @@ async fn listen(hub: &Arc<Hub>) -> Result<(), sqlx::Error> {
                 }
             }
             // The connection dropped and was re-established: we may have missed news.
-            None => {
-                for slot in hub.loaded_slots() {
-                    let _ = hub.catch_up_slot(&slot).await;
-                    let _ = hub.refresh_meta(&slot).await;
-                }
-            }
+            None => catch_up_loaded(hub).await,
         }
+    }
+}
+
+/// Catches every loaded game up from the log, seats and status included.
+async fn catch_up_loaded(hub: &Arc<Hub>) {
+    for slot in hub.loaded_slots() {
+        let _ = hub.catch_up_slot(&slot).await;
+        let _ = hub.refresh_meta(&slot).await;
     }
 }
