@@ -79,7 +79,12 @@ async fn listen(hub: &Arc<Hub>) -> Result<(), sqlx::Error> {
 /// Catches every loaded game up from the log, seats and status included.
 async fn catch_up_loaded(hub: &Arc<Hub>) {
     for slot in hub.loaded_slots() {
-        let _ = hub.catch_up_slot(&slot).await;
-        let _ = hub.refresh_meta(&slot).await;
+        let caught_up = match hub.catch_up_slot(&slot).await {
+            Ok(()) => hub.refresh_meta(&slot).await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = caught_up {
+            tracing::warn!(game = %slot.id, error = ?e.parts().1.message, "catch-up failed");
+        }
     }
 }
