@@ -891,20 +891,21 @@ AXIS_HQS = [
     ("1PzA", G, 5, 8, ("box", 4, "1PzA")),
     ("Kempf", G, 4, 6, ("turn", 5)),
 ]
-# Soviet command ranges tuned for balance: one hex shorter than first drawn (docs/avl-campaign.md).
+# Soviet command ranges tuned for balance (docs/avl-campaign.md): one hex shorter than first
+# drawn, and the three mechanized HQs (5TkA, 3TkA, Popov) one hex shorter again.
 SOVIET_HQS = [
     ("60A", SU, 2, 6, (51.75, 39.35)),
     ("40A", SU, 2, 6, (51.15, 39.45)),
     ("6A", SU, 3, 6, (50.35, 40.55)),
     ("1GdA", SU, 3, 6, (50.05, 40.85)),
     ("3GdA", SU, 3, 6, (49.30, 42.30)),
-    ("5TkA", SU, 4, 8, (48.80, 42.75)),
+    ("5TkA", SU, 3, 8, (48.80, 42.75)),
     ("5ShA", SU, 3, 6, (48.65, 43.25)),
     ("2GdA", SU, 3, 6, (48.45, 43.95)),
     ("51A", SU, 3, 6, (48.00, 44.15)),
     ("28A", SU, 2, 6, ("box", 1, "28A")),
-    ("3TkA", SU, 4, 8, ("turn", 3)),
-    ("Popov", SU, 3, 8, ("turn", 5)),
+    ("3TkA", SU, 3, 8, ("turn", 3)),
+    ("Popov", SU, 2, 8, ("turn", 5)),
     ("69A", SU, 2, 6, ("turn", 5)),
 ]
 
