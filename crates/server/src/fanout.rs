@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use sqlx::postgres::PgListener;
 
-use crate::hub::Hub;
+use crate::hub::{Hub, Slot};
 use crate::store::{Backend, NOTIFY_CHANNEL};
 
 /// Tells other processes that a game's seats or status changed (PostgreSQL only).
@@ -59,15 +59,12 @@ async fn listen(hub: &Arc<Hub>) -> Result<(), sqlx::Error> {
                     continue;
                 };
                 if let Some(slot) = hub.loaded_slot(id) {
-                    let result = if what == "meta" {
-                        hub.refresh_meta(&slot).await
+                    let news = if what == "meta" {
+                        News::Meta
                     } else {
-                        hub.catch_up_slot(&slot).await
+                        News::Steps
                     };
-                    if let Err(e) = result {
-                        tracing::warn!(game = %id, error = ?e.parts().1.message, "catch-up failed");
-                    }
-                    crate::bots::kick(hub, &slot);
+                    catch_up(hub, &slot, news).await;
                 }
             }
             // The connection dropped and was re-established: we may have missed news.
@@ -79,12 +76,34 @@ async fn listen(hub: &Arc<Hub>) -> Result<(), sqlx::Error> {
 /// Catches every loaded game up from the log, seats and status included.
 async fn catch_up_loaded(hub: &Arc<Hub>) {
     for slot in hub.loaded_slots() {
-        let caught_up = match hub.catch_up_slot(&slot).await {
-            Ok(()) => hub.refresh_meta(&slot).await,
-            Err(e) => Err(e),
-        };
-        if let Err(e) = caught_up {
-            tracing::warn!(game = %slot.id, error = ?e.parts().1.message, "catch-up failed");
-        }
+        catch_up(hub, &slot, News::Missed).await;
     }
+}
+
+/// What another process may have changed in a game.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum News {
+    /// It appended actions.
+    Steps,
+    /// It changed the seats or the status.
+    Meta,
+    /// Unknown: announcements were missed, so anything.
+    Missed,
+}
+
+/// Brings a loaded game up to date from the database and, if that hands the move to a
+/// bot of this process, lets the bot play. A failure is logged: the game catches up
+/// again on its next request or announcement.
+async fn catch_up(hub: &Arc<Hub>, slot: &Arc<Slot>, news: News) {
+    let mut result = Ok(());
+    if news != News::Meta {
+        result = hub.catch_up_slot(slot).await;
+    }
+    if news != News::Steps && result.is_ok() {
+        result = hub.refresh_meta(slot).await;
+    }
+    if let Err(e) = result {
+        tracing::warn!(game = %slot.id, error = ?e.parts().1.message, "catch-up failed");
+    }
+    crate::bots::kick(hub, slot);
 }
