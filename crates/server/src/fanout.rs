@@ -107,3 +107,144 @@ async fn catch_up(hub: &Arc<Hub>, slot: &Arc<Slot>, news: News) {
     }
     crate::bots::kick(hub, slot);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::Config;
+    use crate::hub::Submitter;
+    use crate::lobby::CreateGame;
+    use crate::store::Store;
+    use engine::{Seat, ToMove};
+
+    /// PostgreSQL for the tests (the machines run one with trust auth); `HEXWAR_TEST_PG`
+    /// overrides it.
+    fn pg_url() -> String {
+        std::env::var("HEXWAR_TEST_PG")
+            .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned())
+    }
+
+    /// A hub on the test database with no listener: its announcements go unheard, as
+    /// they do while a process's listener is reconnecting.
+    async fn hub() -> Arc<Hub> {
+        let url = pg_url();
+        let store = Store::open(&url).await.expect("the test database opens");
+        Hub::new(
+            store,
+            Config {
+                database: url,
+                bot_budget: Duration::from_millis(300),
+                ..Config::default()
+            },
+        )
+    }
+
+    /// Two processes on one database. Process B has a game loaded while process A
+    /// plays Ann's whole first turn, handing the move to the bot, and then Ann leaves
+    /// her seat; B's listener misses all of it. Catching up B's loaded games
+    /// ([`News::Missed`]) brings B's copy to the log's version, passes the steps and
+    /// the seat change on to B's clients, and lets B's bot make its move.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn missed_news_catches_up_and_lets_the_bot_move() {
+        let a = hub().await;
+        let b = hub().await;
+        // A plays no bots, so a bot move can only come from B.
+        a.begin_shutdown();
+        // The first player is drawn at the start: create games until Ann moves first
+        // (each game is a fresh draw, so 40 tries all failing is a 1-in-2^40 chance).
+        let mut game = None;
+        for _ in 0..40 {
+            let request: CreateGame = serde_json::from_value(serde_json::json!({
+                "game": "viktory",
+                "seats": [{"name": "Ann"}, {"kind": "bot", "level": "random"}],
+            }))
+            .expect("a request");
+            let created = a.create_game(request).await.expect("a game");
+            let slot = a.slot(&created.id);
+            let first = a
+                .lock(&slot)
+                .await
+                .expect("A has the game")
+                .as_ref()
+                .map(|live| live.session.to_move());
+            if first == Some(ToMove::Seat(Seat(0))) {
+                game = Some(created);
+                break;
+            }
+        }
+        let created = game.expect("Ann moves first in one of 40 games");
+        let id = created.id.clone();
+        let ann = created.seats[0].token.clone().expect("Ann's token");
+
+        let on_b = b.slot(&id);
+        let loaded = {
+            let guard = b.lock(&on_b).await.expect("B loads the game");
+            guard.as_ref().expect("loaded").session.version()
+        };
+        let mut updates = on_b.updates.subscribe();
+
+        // Ann's first turn, on A, until the bot must move.
+        let on_a = a.slot(&id);
+        for _ in 0..5_000 {
+            let (version, to_move, legal) = {
+                let guard = a.lock(&on_a).await.expect("A has the game");
+                let live = guard.as_ref().expect("loaded");
+                (
+                    live.session.version(),
+                    live.session.to_move(),
+                    live.session.legal(),
+                )
+            };
+            if to_move == ToMove::Seat(Seat(1)) {
+                break;
+            }
+            assert_eq!(to_move, ToMove::Seat(Seat(0)), "Ann moves first");
+            let action = legal.into_iter().next().expect("Ann has a legal action");
+            a.submit(&id, Submitter::Token(&ann), version, action)
+                .await
+                .expect("Ann's action is legal");
+        }
+        a.leave(&id, &ann).await.expect("Ann leaves");
+        let handed = b.store.actions(&id, 0).await.expect("the log").len() as u64;
+        assert!(handed > loaded, "A appended");
+
+        // B missed every announcement: its copy is still where it was loaded.
+        {
+            let guard = on_b.live.lock().await;
+            let live = guard.as_ref().expect("still loaded");
+            assert_eq!(live.session.version(), loaded);
+            assert_eq!(live.seats[0].name.as_deref(), Some("Ann"));
+        }
+        catch_up_loaded(&b).await;
+
+        // The steps and the seat change reached B's clients, in order.
+        let steps = updates.recv().await.expect("the steps");
+        assert_eq!(steps.actions, Some((loaded, handed)));
+        let seats = updates.recv().await.expect("the seat change");
+        assert_eq!(seats.actions, None);
+        assert!(
+            seats.text_for(None).contains("\"open\""),
+            "{}",
+            seats.text_for(None)
+        );
+
+        // B's bot moves: the log grows past what A wrote, and B's copy follows it.
+        for _ in 0..600 {
+            if !b
+                .store
+                .actions(&id, handed)
+                .await
+                .expect("the log")
+                .is_empty()
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let moved = b.store.actions(&id, handed).await.expect("the log");
+        assert!(!moved.is_empty(), "B's bot made no move in 30 s");
+        let first: serde_json::Value = serde_json::from_str(&moved[0].1).expect("a log entry");
+        assert_eq!(first["by"]["seat"], serde_json::json!(1), "{first}");
+        b.begin_shutdown();
+    }
+}
