@@ -694,7 +694,7 @@ CRT_ROWS = [
 #   "mot"  German motorized division     mech  5-4 / 2-2, 8 MP
 #   "inf"  German infantry division      3 / 1, 4 MP
 #   "lw"   Luftwaffe field division      2, no reduced side, 4 MP
-#   "ally" Italian/Hungarian/Romanian infantry   2 / 1, 4 MP
+#   "ally" Italian/Hungarian/Romanian infantry   3 / 1, 4 MP (2 / 1 before the balance tuning)
 #   "alp"  Italian Alpine division       3 / 1, 4 MP
 #   "acav" Axis-allied cavalry           2, no reduced side, 6 MP
 #   "amech" Axis-allied armoured/motorized  mech 3-2 / 1-1, 6 MP
@@ -712,7 +712,7 @@ TYPES = {
     "inf": dict(s=3, r=1, mv=4),
     "inf4": dict(s=4, r=2, mv=4),
     "lw": dict(s=2, mv=4),
-    "ally": dict(s=2, r=1, mv=4),
+    "ally": dict(s=3, r=1, mv=4),  # tuned for balance: was 2 / 1
     "alp": dict(s=3, r=1, mv=4),
     "acav": dict(s=2, mv=6),
     "amech": dict(mech=True, a=3, d=2, ra=1, rd=1, mv=6),
