@@ -101,6 +101,20 @@ struct ServeArgs {
     /// Write logs as JSON lines (filter with `RUST_LOG`, default info).
     #[arg(long, env = "HEXWAR_LOG_JSON")]
     log_json: bool,
+    /// Let webhooks reach loopback, private and link-local addresses (LAN servers
+    /// only).
+    #[arg(long, env = "HEXWAR_ALLOW_PRIVATE_WEBHOOKS")]
+    allow_private_webhooks: bool,
+    /// A reverse proxy (address or CIDR network) whose X-Forwarded-For and Forwarded
+    /// headers are believed; repeat, or separate with commas.
+    #[arg(long, env = "HEXWAR_TRUSTED_PROXY", value_delimiter = ',')]
+    trusted_proxy: Vec<ipnet::IpNet>,
+    /// Most WebSockets open at once from one client address.
+    #[arg(long, env = "HEXWAR_MAX_SOCKETS_PER_ADDRESS", default_value_t = 16)]
+    max_sockets_per_address: usize,
+    /// Most WebSockets open at once in all.
+    #[arg(long, env = "HEXWAR_MAX_SOCKETS", default_value_t = 2000)]
+    max_sockets: usize,
 }
 
 impl ServeArgs {
@@ -130,6 +144,10 @@ impl ServeArgs {
                 from: self.smtp_from,
                 plain: self.smtp_plain,
             }),
+            allow_private_webhooks: self.allow_private_webhooks,
+            trusted_proxies: self.trusted_proxy,
+            max_sockets_per_address: self.max_sockets_per_address,
+            max_sockets: self.max_sockets,
         }
     }
 }

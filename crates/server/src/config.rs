@@ -44,6 +44,17 @@ pub struct Config {
     pub bot_delay: Duration,
     /// SMTP, for e-mail notifications; `None` turns e-mail off.
     pub smtp: Option<SmtpConfig>,
+    /// Let webhooks reach loopback, private and link-local addresses (a LAN server
+    /// only: on the open internet this lets players probe the server's network).
+    pub allow_private_webhooks: bool,
+    /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` headers are believed when
+    /// telling clients apart (rate limits, WebSocket caps). Empty: the peer address is
+    /// the client.
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// Most WebSockets open at once from one client address.
+    pub max_sockets_per_address: usize,
+    /// Most WebSockets open at once in all.
+    pub max_sockets: usize,
 }
 
 impl Default for Config {
@@ -59,6 +70,10 @@ impl Default for Config {
             bot_budget: Duration::from_secs(2),
             bot_delay: Duration::ZERO,
             smtp: None,
+            allow_private_webhooks: false,
+            trusted_proxies: Vec::new(),
+            max_sockets_per_address: 16,
+            max_sockets: 2000,
         }
     }
 }
