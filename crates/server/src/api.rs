@@ -295,7 +295,7 @@ async fn act(
     let ack = hub
         .submit(
             &id,
-            Submitter::Token(&token),
+            Submitter::Token(token),
             request.version,
             request.action,
         )

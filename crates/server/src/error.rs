@@ -105,6 +105,10 @@ impl From<StoreError> for ApiError {
                     "another action was stored first at version {expected}; reload and choose again"
                 ),
             },
+            StoreError::SeatChanged => ApiError::Conflict {
+                code: "seat_changed",
+                message: "the seat was changed meanwhile; look at the game again".into(),
+            },
             other => ApiError::Unavailable(other.to_string()),
         }
     }

@@ -13,13 +13,6 @@ use sqlx::postgres::PgListener;
 use crate::hub::{Hub, Slot};
 use crate::store::{Backend, NOTIFY_CHANNEL};
 
-/// Tells other processes that a game's seats or status changed (PostgreSQL only).
-pub(crate) async fn meta_changed(hub: &Hub, id: &str) {
-    if let Err(e) = hub.store.notify_meta(id).await {
-        tracing::warn!(game = %id, error = %e, "could not announce a seat change");
-    }
-}
-
 /// Starts the listener when the store is PostgreSQL.
 pub fn start(hub: &Arc<Hub>) {
     if hub.store.backend() != Backend::Postgres {
@@ -200,7 +193,7 @@ mod tests {
             }
             assert_eq!(to_move, ToMove::Seat(Seat(0)), "Ann moves first");
             let action = legal.into_iter().next().expect("Ann has a legal action");
-            a.submit(&id, Submitter::Token(&ann), version, action)
+            a.submit(&id, Submitter::Token(ann.clone()), version, action)
                 .await
                 .expect("Ann's action is legal");
         }

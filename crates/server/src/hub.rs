@@ -50,10 +50,10 @@ pub(crate) fn log_entries(steps: &[Step]) -> Vec<String> {
 }
 
 /// Who submits an action: a person by their seat token, or the server's bot for a seat.
-#[derive(Clone, Copy, Debug)]
-pub enum Submitter<'a> {
+#[derive(Clone, Debug)]
+pub enum Submitter {
     /// A seat's secret token.
-    Token(&'a str),
+    Token(String),
     /// The bot playing this seat.
     Bot(Seat),
 }
@@ -121,17 +121,7 @@ impl Live {
 
     /// The status the game should have now.
     pub(crate) fn derived_status(&self) -> &'static str {
-        if self.is_over() {
-            "over"
-        } else if self
-            .seats
-            .iter()
-            .any(|s| s.kind == "person" && s.name.is_none() && !s.resigned)
-        {
-            "open"
-        } else {
-            "running"
-        }
+        status_of(self.is_over(), &self.seats)
     }
 
     /// Every audience: spectators, then each seat.
@@ -392,13 +382,29 @@ impl Hub {
         Ok(())
     }
 
+    /// Runs `work` to completion in a task of its own and returns what it returns.
+    ///
+    /// A request handler's future is dropped at whatever `.await` it has reached when
+    /// its client goes away. Work that writes the store and then memory must not stop
+    /// between the two, so every such piece of work runs here: once started it
+    /// finishes, whether or not anyone waits for the answer (ARCHITECTURE: Server).
+    pub(crate) async fn to_completion<T, F>(&self, work: F) -> Result<T, ApiError>
+    where
+        F: Future<Output = Result<T, ApiError>> + Send + 'static,
+        T: Send + 'static,
+    {
+        tokio::spawn(work)
+            .await
+            .map_err(|e| ApiError::Unavailable(format!("a task of the server failed: {e}")))?
+    }
+
     /// The one checked path of every action, from people and bots alike. The seat is
     /// resolved under the same lock as the action, so a seat that resigns meanwhile
     /// cannot slip one in.
     pub async fn submit(
         self: &Arc<Self>,
         id: &str,
-        by: Submitter<'_>,
+        by: Submitter,
         version: u64,
         action: Value,
     ) -> Result<Ack, ApiError> {
@@ -414,22 +420,36 @@ impl Hub {
         token: &str,
         version: u64,
     ) -> Result<Ack, ApiError> {
-        self.record(id, Submitter::Token(token), version, Entry::Undo)
+        self.record(id, Submitter::Token(token.to_owned()), version, Entry::Undo)
             .await
     }
 
-    /// Checks, applies, stores and broadcasts one log entry of a seat.
+    /// Checks, applies, stores and broadcasts one log entry of a seat, in a task of its
+    /// own ([`Hub::to_completion`]).
     async fn record(
         self: &Arc<Self>,
         id: &str,
-        by: Submitter<'_>,
+        by: Submitter,
+        version: u64,
+        entry: Entry,
+    ) -> Result<Ack, ApiError> {
+        let hub = Arc::clone(self);
+        let id = id.to_owned();
+        self.to_completion(async move { hub.record_now(&id, by, version, entry).await })
+            .await
+    }
+
+    async fn record_now(
+        self: &Arc<Self>,
+        id: &str,
+        by: Submitter,
         version: u64,
         entry: Entry,
     ) -> Result<Ack, ApiError> {
         let slot = self.slot(id);
         let mut guard = self.lock(&slot).await?;
         let live = guard.as_mut().expect("locked games are loaded");
-        let seat = match by {
+        let seat = match &by {
             Submitter::Token(token) => {
                 let seat = live.seat_of(token).ok_or(RejectReason::BadToken)?;
                 if live.seats[usize::from(seat.0)].resigned {
@@ -440,7 +460,7 @@ impl Hub {
                 }
                 seat
             }
-            Submitter::Bot(seat) => seat,
+            Submitter::Bot(seat) => *seat,
         };
         if live.is_over() {
             return Err(RejectReason::GameOver.into());
@@ -457,21 +477,29 @@ impl Hub {
         if to_move != ToMove::Seat(seat) {
             return Err(RejectReason::NotYourTurn { to_move }.into());
         }
+        // From here the session runs ahead of the store until the append commits. If
+        // anything stops this work before that (a failed append, a panic), the loaded
+        // game is dropped and rebuilt from the store on next use.
+        let mut unstored = Unstored(&mut guard);
+        let live = unstored.live();
         let steps = match entry {
-            Entry::Action(action) => live.session.apply(action)?,
-            Entry::Undo => vec![live.session.undo(seat)?],
+            Entry::Action(action) => live.session.apply(action),
+            Entry::Undo => live.session.undo(seat).map(|step| vec![step]),
+        };
+        let steps = match steps {
+            Ok(steps) => steps,
+            // The engine refused: it left the session untouched.
+            Err(e) => {
+                unstored.stored();
+                return Err(e.into());
+            }
         };
         let bodies = log_entries(&steps);
         let over = live.session.to_move().is_over();
         let status = if over { Some("over") } else { None };
-        match self.store.append(id, current, &bodies, status).await {
-            Ok(_) => {}
-            Err(e) => {
-                // The session went ahead of the store: rebuild it on next use.
-                *guard = None;
-                return Err(e.into());
-            }
-        }
+        self.store.append(id, current, &bodies, status).await?;
+        unstored.stored();
+        let live = guard.as_mut().expect("locked games are loaded");
         if over {
             live.row.status = "over".into();
         }
@@ -650,6 +678,29 @@ impl Hub {
     }
 }
 
+/// A loaded game whose session may be ahead of the store: unless [`Unstored::stored`]
+/// is called, dropping it unloads the game, which is then rebuilt from the store.
+/// Memory follows the store and never leads it, whatever stops the work half-way.
+struct Unstored<'g, 'a>(&'g mut MutexGuard<'a, Option<Live>>);
+
+impl Unstored<'_, '_> {
+    /// The game.
+    fn live(&mut self) -> &mut Live {
+        self.0.as_mut().expect("locked games are loaded")
+    }
+
+    /// The store has what memory has: keep the game loaded.
+    fn stored(self) {
+        std::mem::forget(self);
+    }
+}
+
+impl Drop for Unstored<'_, '_> {
+    fn drop(&mut self) {
+        **self.0 = None;
+    }
+}
+
 /// What a seat adds to a game's log.
 enum Entry {
     /// An action.
@@ -743,6 +794,21 @@ pub(crate) fn step_json(session: &dyn Session, step: &Step, audience: Audience) 
         out["action"] = step.action.clone();
     }
     out
+}
+
+/// A game's status: `over` when it has ended, `open` while a person's seat that has
+/// not resigned is unclaimed, else `running`.
+pub(crate) fn status_of(over: bool, seats: &[SeatRow]) -> &'static str {
+    if over {
+        "over"
+    } else if seats
+        .iter()
+        .any(|s| s.kind == "person" && s.name.is_none() && !s.resigned)
+    {
+        "open"
+    } else {
+        "running"
+    }
 }
 
 /// Seats as everyone may see them (no token hashes, no notification addresses).

@@ -17,7 +17,7 @@ use crate::bots;
 use crate::error::ApiError;
 use crate::hub::{Hub, log_entries, public_seats};
 use crate::secrets::{new_seed, new_token};
-use crate::store::{GameRow, SeatRow};
+use crate::store::{GameRow, SeatRow, StatusChange, StoreError};
 use protocol::{RejectReason, SessionConfig};
 
 /// Longest display name, in characters.
@@ -112,6 +112,21 @@ fn clean_name(name: &str) -> Result<String, ApiError> {
     Ok(name.to_owned())
 }
 
+/// The status a game takes when its seats become `seats`, and the result when that
+/// ends it: the last seat standing wins when the others resigned (a server rule).
+fn status_after(live: &crate::hub::Live, seats: &[SeatRow]) -> (&'static str, Option<String>) {
+    let standing: Vec<u8> = seats
+        .iter()
+        .filter(|s| !s.resigned)
+        .map(|s| s.seat)
+        .collect();
+    if live.row.status != "over" && standing.len() == 1 && !live.session.to_move().is_over() {
+        let result = json!({"winners": standing, "reason": "resignation"}).to_string();
+        return ("over", Some(result));
+    }
+    (crate::hub::status_of(live.is_over(), seats), None)
+}
+
 /// An invite link for `token`: the token rides in the fragment, which browsers never
 /// send to servers, so it stays out of logs.
 pub(crate) fn invite(hub: &Hub, id: &str, token: &str) -> String {
@@ -120,8 +135,15 @@ pub(crate) fn invite(hub: &Hub, id: &str, token: &str) -> String {
 
 impl Hub {
     /// Creates a game: draws its seed, makes its seats and tokens, resolves any chance
-    /// at the start, and stores it all in one transaction.
+    /// at the start, and stores it all in one transaction; then its bots start. Runs in
+    /// a task of its own ([`Hub::to_completion`]), so a stored game's bots always start.
     pub async fn create_game(self: &Arc<Self>, request: CreateGame) -> Result<Created, ApiError> {
+        let hub = Arc::clone(self);
+        self.to_completion(async move { hub.create_game_now(request).await })
+            .await
+    }
+
+    async fn create_game_now(self: &Arc<Self>, request: CreateGame) -> Result<Created, ApiError> {
         let players =
             u8::try_from(request.seats.len()).map_err(|_| ApiError::malformed("too many seats"))?;
         for (i, spec) in request.seats.iter().enumerate() {
@@ -249,52 +271,69 @@ impl Hub {
         })
     }
 
-    /// Changes one seat of a game under its lock, stores it, recomputes the status and
-    /// tells the clients; returns what `f` returned.
-    async fn change_seat<T>(
+    /// Changes one seat of a game under its lock. The seat and the status it leads to
+    /// are stored in one transaction, compared and set against the stored seat, and
+    /// only then changed in memory and told to the clients: a seat change is durable
+    /// before it is acknowledged, like an action. The work runs in a task of its own,
+    /// so a client that goes away half-way cannot leave memory and store apart.
+    async fn change_seat<T: Send + 'static>(
         self: &Arc<Self>,
         id: &str,
-        token: Option<&str>,
+        token: Option<String>,
+        seat: Option<u8>,
+        f: impl FnOnce(&mut SeatRow, &str) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let hub = Arc::clone(self);
+        let id = id.to_owned();
+        self.to_completion(async move { hub.change_seat_now(&id, token, seat, f).await })
+            .await
+    }
+
+    async fn change_seat_now<T>(
+        self: &Arc<Self>,
+        id: &str,
+        token: Option<String>,
         seat: Option<u8>,
         f: impl FnOnce(&mut SeatRow, &str) -> Result<T, ApiError>,
     ) -> Result<T, ApiError> {
         let slot = self.slot(id);
         let mut guard = self.lock(&slot).await?;
         let live = guard.as_mut().expect("locked games are loaded");
-        let index = match (token, seat) {
+        let index = match (token.as_deref(), seat) {
             (Some(token), _) => live.seat_of(token).ok_or(RejectReason::BadToken)?.0,
             (None, Some(seat)) => seat,
             (None, None) => return Err(RejectReason::BadToken.into()),
         };
-        let mut row = live
+        let before = live
             .seats
             .get(usize::from(index))
             .cloned()
             .ok_or_else(|| ApiError::not_found(format!("the game has no seat {index}")))?;
+        let mut row = before.clone();
         let out = f(&mut row, id)?;
-        self.store.update_seat(id, &row).await?;
-        live.seats[usize::from(index)] = row;
-        // The last seat standing wins when the others resigned.
-        let standing: Vec<u8> = live
-            .seats
-            .iter()
-            .filter(|s| !s.resigned)
-            .map(|s| s.seat)
-            .collect();
-        if live.row.status != "over" && standing.len() == 1 && !live.session.to_move().is_over() {
-            let result = json!({"winners": standing, "reason": "resignation"}).to_string();
-            self.store.set_status(id, "over", Some(&result)).await?;
-            live.row.status = "over".into();
-            live.row.result = Some(result);
+        let mut seats = live.seats.clone();
+        seats[usize::from(index)] = row.clone();
+        let (status, result) = status_after(live, &seats);
+        let change = (status != live.row.status || result.is_some()).then_some(StatusChange {
+            status,
+            result: result.as_deref(),
+        });
+        match self.store.update_seat(id, &before, &row, change).await {
+            Ok(()) => {}
+            Err(StoreError::SeatChanged) => {
+                // Another process changed the seat: take the store's seats and refuse.
+                live.seats = self.store.seats(id).await?;
+                return Err(StoreError::SeatChanged.into());
+            }
+            Err(e) => return Err(e.into()),
         }
-        let status = live.derived_status();
-        if status != live.row.status {
-            self.store.set_status(id, status, None).await?;
-            live.row.status = status.into();
+        live.seats = seats;
+        live.row.status = status.into();
+        if result.is_some() {
+            live.row.result = result;
         }
         Self::broadcast_meta(&slot, live);
         drop(guard);
-        crate::fanout::meta_changed(self, id).await;
         bots::kick(self, &slot);
         Ok(out)
     }
@@ -302,7 +341,7 @@ impl Hub {
     /// Joins a seat with its token, under `name`.
     pub async fn join(self: &Arc<Self>, id: &str, token: &str, name: &str) -> Result<u8, ApiError> {
         let name = clean_name(name)?;
-        self.change_seat(id, Some(token), None, |row, _| {
+        self.change_seat(id, Some(token.to_owned()), None, |row, _| {
             if row.resigned {
                 return Err(ApiError::Conflict {
                     code: "resigned",
@@ -326,7 +365,7 @@ impl Hub {
         let token =
             new_token().map_err(|e| ApiError::Unavailable(format!("no randomness: {e}")))?;
         let hub = Arc::clone(self);
-        self.change_seat(id, None, Some(seat), |row, id| {
+        self.change_seat(id, None, Some(seat), move |row, id| {
             if row.kind != "person" || row.token_hash.is_some() {
                 return Err(ApiError::Conflict {
                     code: "seat_taken",
@@ -347,7 +386,7 @@ impl Hub {
 
     /// Leaves a seat: its name is cleared and the game waits for someone with the link.
     pub async fn leave(self: &Arc<Self>, id: &str, token: &str) -> Result<(), ApiError> {
-        self.change_seat(id, Some(token), None, |row, _| {
+        self.change_seat(id, Some(token.to_owned()), None, |row, _| {
             row.name = None;
             Ok(())
         })
@@ -356,7 +395,7 @@ impl Hub {
 
     /// Resigns a seat.
     pub async fn resign(self: &Arc<Self>, id: &str, token: &str) -> Result<(), ApiError> {
-        self.change_seat(id, Some(token), None, |row, _| {
+        self.change_seat(id, Some(token.to_owned()), None, |row, _| {
             if row.resigned {
                 return Err(ApiError::Conflict {
                     code: "resigned",
@@ -383,7 +422,7 @@ impl Hub {
         if let Some(url) = &webhook {
             crate::notify::check_webhook(url)?;
         }
-        self.change_seat(id, Some(token), None, |row, _| {
+        self.change_seat(id, Some(token.to_owned()), None, |row, _| {
             row.notify_email = email;
             row.notify_webhook = webhook;
             Ok(())
@@ -391,8 +430,21 @@ impl Hub {
         .await
     }
 
-    /// Posts a message from the seat `token` opens.
+    /// Posts a message from the seat `token` opens; once stored it is told to the
+    /// game's clients even if the poster goes away ([`Hub::to_completion`]).
     pub async fn post_message(
+        self: &Arc<Self>,
+        id: &str,
+        token: &str,
+        body: &str,
+    ) -> Result<Value, ApiError> {
+        let hub = Arc::clone(self);
+        let (id, token, body) = (id.to_owned(), token.to_owned(), body.to_owned());
+        self.to_completion(async move { hub.post_message_now(&id, &token, &body).await })
+            .await
+    }
+
+    async fn post_message_now(
         self: &Arc<Self>,
         id: &str,
         token: &str,

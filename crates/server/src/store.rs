@@ -32,6 +32,9 @@ pub enum StoreError {
     /// The database failed.
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
+    /// The seat was changed by someone else since it was read; nothing was written.
+    #[error("the seat changed meanwhile")]
+    SeatChanged,
     /// A group commit failed (on SQLite); nothing of it was stored.
     #[error("database error: {0}")]
     Failed(String),
@@ -92,6 +95,15 @@ pub struct SeatRow {
     pub notify_email: Option<String>,
     /// Where to POST when the seat must move.
     pub notify_webhook: Option<String>,
+}
+
+/// A new status for a game, and how it ended when the server ended it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatusChange<'a> {
+    /// `open`, `running` or `over`.
+    pub status: &'a str,
+    /// The result as JSON, when the server ended the game (resignation).
+    pub result: Option<&'a str>,
 }
 
 /// One in-game message.
@@ -319,15 +331,6 @@ impl Store {
         Ok(())
     }
 
-    /// Tells the other server processes that game `id`'s seats or status changed.
-    pub async fn notify_meta(&self, id: &str) -> Result<(), StoreError> {
-        if self.backend == Backend::Postgres {
-            let mut conn = self.pool.acquire().await?;
-            self.notify(&mut conn, id, "meta").await?;
-        }
-        Ok(())
-    }
-
     /// Stores a new game with its seats and its first actions (`initial`, as the log's
     /// entries 1, 2, ...; `game.seq` must be their number), in one transaction.
     pub async fn create_game(
@@ -441,25 +444,77 @@ impl Store {
             .collect()
     }
 
-    /// Writes a seat's name, resignation and notification settings.
-    pub async fn update_seat(&self, id: &str, seat: &SeatRow) -> Result<(), StoreError> {
+    /// Changes one seat, every field of it (token hash, name, resignation,
+    /// notification addresses), and the game's status when `status` is given, in one
+    /// transaction, if the seat is still as `before` shows it (compare and set: another
+    /// process sharing PostgreSQL may have changed it). On PostgreSQL the change is
+    /// announced to the other processes at commit.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::SeatChanged`] when the seat is no longer as `before` (nothing is
+    /// written), [`StoreError::NoGame`] when there is no such game or seat.
+    pub async fn update_seat(
+        &self,
+        id: &str,
+        before: &SeatRow,
+        after: &SeatRow,
+        status: Option<StatusChange<'_>>,
+    ) -> Result<(), StoreError> {
         let _turn = self.write_turn().await;
+        let mut tx = self.pool.begin().await?;
+        // NULLs compare as '' so that an unset column matches an unset `before`.
         let n = sqlx::query(
-            "UPDATE seats SET name = $1, resigned = $2, notify_email = $3, notify_webhook = $4
-             WHERE game_id = $5 AND seat = $6",
+            "UPDATE seats SET token_hash = $1, name = $2, resigned = $3, notify_email = $4,
+                notify_webhook = $5
+             WHERE game_id = $6 AND seat = $7
+               AND COALESCE(token_hash, '') = COALESCE($8, '')
+               AND COALESCE(name, '') = COALESCE($9, '')
+               AND resigned = $10
+               AND COALESCE(notify_email, '') = COALESCE($11, '')
+               AND COALESCE(notify_webhook, '') = COALESCE($12, '')",
         )
-        .bind(seat.name.as_deref())
-        .bind(i64::from(seat.resigned))
-        .bind(seat.notify_email.as_deref())
-        .bind(seat.notify_webhook.as_deref())
+        .bind(after.token_hash.as_deref())
+        .bind(after.name.as_deref())
+        .bind(i64::from(after.resigned))
+        .bind(after.notify_email.as_deref())
+        .bind(after.notify_webhook.as_deref())
         .bind(id)
-        .bind(i32::from(seat.seat))
-        .execute(&self.pool)
+        .bind(i32::from(after.seat))
+        .bind(before.token_hash.as_deref())
+        .bind(before.name.as_deref())
+        .bind(i64::from(before.resigned))
+        .bind(before.notify_email.as_deref())
+        .bind(before.notify_webhook.as_deref())
+        .execute(&mut *tx)
         .await?
         .rows_affected();
         if n == 0 {
-            return Err(StoreError::NoGame(id.to_owned()));
+            let exists = sqlx::query("SELECT 1 FROM seats WHERE game_id = $1 AND seat = $2")
+                .bind(id)
+                .bind(i32::from(after.seat))
+                .fetch_optional(&mut *tx)
+                .await?
+                .is_some();
+            tx.rollback().await?;
+            return Err(if exists {
+                StoreError::SeatChanged
+            } else {
+                StoreError::NoGame(id.to_owned())
+            });
         }
+        if let Some(change) = status {
+            sqlx::query(
+                "UPDATE games SET status = $1, result = COALESCE($2, result) WHERE id = $3",
+            )
+            .bind(change.status)
+            .bind(change.result)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        self.notify(&mut tx, id, "meta").await?;
+        tx.commit().await?;
         Ok(())
     }
 
