@@ -108,8 +108,12 @@ pub trait Session: Send {
     fn record(&self, reveal_seed: bool) -> Value;
     /// The SHA-256 commitment to the seed.
     fn seed_commitment(&self) -> String;
+    /// An independent copy of this session at its current version: a checkpoint from
+    /// which a server replays part of a long log without replaying all of it.
+    fn fork(&self) -> Box<dyn Session>;
 }
 
+#[derive(Clone)]
 struct GameSession<G: Game> {
     state: G,
     record: GameRecord<G>,
@@ -342,6 +346,10 @@ impl<G: Game> Session for GameSession<G> {
             record.seed = Some(self.seed);
         }
         to_json(&record)
+    }
+
+    fn fork(&self) -> Box<dyn Session> {
+        Box::new(self.clone())
     }
 
     fn seed_commitment(&self) -> String {
