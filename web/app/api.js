@@ -51,7 +51,7 @@ export const api = {
   say: (id, token, text) => call('POST', `/api/games/${id}/messages`, { token, body: { text } }),
   steps: (id, token, since) => call('GET', `/api/games/${id}/steps?since=${since}`, { token }),
   at: (id, version, token) => call('GET', `/api/games/${id}/at/${version}`, { token }),
-  history: (id) => call('GET', `/api/games/${id}/history`),
+  history: (id, token) => call('GET', `/api/games/${id}/history`, { token }),
   board: (id) => call('GET', `/api/games/${id}/board`),
 };
 

@@ -17,7 +17,7 @@ export async function showReplay(app, id) {
   const held = Object.values(seats.of(id))[0] || null;
   try {
     state = await api.state(id, held);
-    history = await api.history(id);
+    history = await api.history(id, held);
   } catch (e) {
     app.replaceChildren(error);
     error.textContent = e.explain ? e.explain() : e.message;

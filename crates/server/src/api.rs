@@ -223,7 +223,8 @@ async fn create(
     Ok((StatusCode::CREATED, Json(json!(created))))
 }
 
-/// Everything a seat (or a spectator) may know of a game now.
+/// Everything a seat (or a spectator) may know of a game now, but its `advice`
+/// ([`game_state`] adds it). `version` is the audience's own ([`crate::feed`]).
 fn state_json(live: &Live, audience: Audience) -> Value {
     let session = live.session.as_ref();
     let to_move = session.to_move();
@@ -233,7 +234,7 @@ fn state_json(live: &Live, audience: Audience) -> Value {
             .is_some_and(|s| to_move == ToMove::Seat(s) && !live.seats[usize::from(s.0)].resigned);
     let mut out = Hub::summary(&live.row, &live.seats);
     out["status"] = json!(live.derived_status());
-    out["version"] = json!(session.version());
+    out["version"] = json!(live.feeds.version(audience));
     out["you"] = json!(audience.map(|s| s.0));
     out["to_move"] = json!(to_move);
     out["view"] = session.view(audience);
@@ -244,10 +245,7 @@ fn state_json(live: &Live, audience: Audience) -> Value {
         vec![]
     });
     out["can_undo"] = json!(acting && audience.is_some_and(|s| session.can_undo(s)));
-    out["advice"] = match audience {
-        Some(seat) if !over => session.advice(seat),
-        _ => Value::Null,
-    };
+    out["advice"] = Value::Null;
     out["result"] = live
         .row
         .result
@@ -263,16 +261,41 @@ fn state_json(live: &Live, audience: Audience) -> Value {
     out
 }
 
+/// `GET /api/games/{id}`. The advice (exact odds, say) can take a while, so it is
+/// worked out on a blocking thread from a copy of the game, outside its lock, and kept
+/// for the version ([`Hub::heavy`]).
 async fn game_state(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
     Caller(token): Caller,
 ) -> Result<Json<Value>, ApiError> {
     let slot = hub.slot(&id);
-    let guard = hub.lock(&slot).await?;
-    let live = guard.as_ref().expect("locked games are loaded");
-    let who = audience(live, token.as_deref())?;
-    Ok(Json(state_json(live, who)))
+    let (mut out, pending) = {
+        let guard = hub.lock(&slot).await?;
+        let live = guard.as_ref().expect("locked games are loaded");
+        let who = audience(live, token.as_deref())?;
+        let mut out = state_json(live, who);
+        let pending = match who {
+            Some(seat) if !live.is_over() => match live.cached_advice(seat) {
+                Some(advice) => {
+                    out["advice"] = advice;
+                    None
+                }
+                None => Some((seat, live.session.version(), live.session.fork())),
+            },
+            _ => None,
+        };
+        (out, pending)
+    };
+    if let Some((seat, version, session)) = pending {
+        let advice = hub.heavy(move || session.advice(seat)).await?;
+        let mut guard = hub.lock(&slot).await?;
+        if let Some(live) = guard.as_mut() {
+            live.keep_advice(version, seat, advice.clone());
+        }
+        out["advice"] = advice;
+    }
+    Ok(Json(out))
 }
 
 /// `POST /api/games/{id}/actions`.
@@ -433,9 +456,9 @@ async fn steps(
     let params = Params::parse(raw.as_deref())?;
     let who = caller_audience(&hub, &id, token.as_deref()).await?;
     let since = params.since.unwrap_or(0);
-    let (version, steps) = hub.steps_since(&id, who, since).await?;
+    let missed = hub.steps_since(&id, who, since).await?;
     Ok(Json(
-        json!({"from": since, "version": version, "steps": steps}),
+        json!({"from": since, "version": missed.version, "steps": missed.steps}),
     ))
 }
 
@@ -464,23 +487,21 @@ async fn record(
     let body = if let Some(record) = finished {
         record
     } else {
-        {
-            // A running game: only what the asking seat may see.
-            let (version, steps) = hub.steps_since(&id, who, 0).await?;
-            let slot = hub.slot(&id);
-            let guard = hub.lock(&slot).await?;
-            let live = guard.as_ref().expect("locked games are loaded");
-            json!({
-                "format": 1,
-                "kind": "seat_log",
-                "game": live.session.game(),
-                "game_id": id,
-                "seat": who.map(|s| s.0),
-                "seed_commitment": live.row.seed_commitment,
-                "version": version,
-                "steps": steps,
-            })
-        }
+        // A running game: only what the asking seat may see.
+        let missed = hub.steps_since(&id, who, 0).await?;
+        let slot = hub.slot(&id);
+        let guard = hub.lock(&slot).await?;
+        let live = guard.as_ref().expect("locked games are loaded");
+        json!({
+            "format": 1,
+            "kind": "seat_log",
+            "game": live.session.game(),
+            "game_id": id,
+            "seat": who.map(|s| s.0),
+            "seed_commitment": live.row.seed_commitment,
+            "version": missed.version,
+            "steps": missed.steps,
+        })
     };
     let name = format!("attachment; filename=\"hexwar-{id}.json\"");
     Ok(([(header::CONTENT_DISPOSITION, name)], Json(body)).into_response())
@@ -509,6 +530,12 @@ async fn board(State(hub): State<Arc<Hub>>, GameId(id): GameId) -> Result<Json<V
     Ok(Json(json!({ "board": live.session.board() })))
 }
 
-async fn history(State(hub): State<Arc<Hub>>, GameId(id): GameId) -> Result<Json<Value>, ApiError> {
-    Ok(Json(hub.history(&id).await?))
+/// `GET /api/games/{id}/history` (token optional: versions in the caller's numbering).
+async fn history(
+    State(hub): State<Arc<Hub>>,
+    GameId(id): GameId,
+    Caller(token): Caller,
+) -> Result<Json<Value>, ApiError> {
+    let who = caller_audience(&hub, &id, token.as_deref()).await?;
+    Ok(Json(hub.history(&id, who).await?))
 }

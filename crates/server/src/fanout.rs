@@ -216,8 +216,11 @@ mod tests {
         let seats = updates.recv().await.expect("the seat change");
         assert_eq!(seats.actions, None);
         assert!(
-            seats.text_for(None).contains("\"open\""),
-            "{}",
+            seats
+                .text_for(None)
+                .unwrap_or_default()
+                .contains("\"open\""),
+            "{:?}",
             seats.text_for(None)
         );
 

@@ -20,8 +20,9 @@ use tokio::sync::{MutexGuard, broadcast, watch};
 
 use crate::config::Config;
 use crate::error::ApiError;
+use crate::feed::{Feeds, Standing, audience_index, audiences, log_version, shown_index};
 use crate::secrets::token_matches;
-use crate::store::{Backend, GameRow, SeatRow, Store};
+use crate::store::{AppendMeta, Backend, GameRow, SeatRow, Store};
 
 /// One log entry, as the store keeps it: an action (`{"by", "action"}`) or a seat's
 /// take-back of its action at record index `undo` (`{"by", "undo"}`).
@@ -62,21 +63,41 @@ pub enum Submitter {
 pub type Audience = Option<Seat>;
 
 /// A message for the WebSocket clients of one game, already written for each audience:
-/// index 0 for spectators, `k + 1` for seat `k`.
+/// index 0 for spectators, `k + 1` for seat `k` ([`crate::feed`]).
 #[derive(Debug)]
 pub struct Update {
-    /// For action updates, the versions covered: after `from`, up to `to`.
+    /// For action updates, the log versions covered: after `from`, up to `to`.
     pub actions: Option<(u64, u64)>,
-    /// The JSON text per audience.
-    pub texts: Vec<Utf8Bytes>,
+    /// The JSON text per audience; `None` where the audience is told nothing.
+    pub texts: Vec<Option<Utf8Bytes>>,
+    /// For action updates, each audience's own version after them.
+    pub versions: Vec<u64>,
 }
 
 impl Update {
-    /// The text for `audience`.
-    pub fn text_for(&self, audience: Audience) -> Utf8Bytes {
-        let i = audience.map_or(0, |s| usize::from(s.0) + 1);
-        self.texts.get(i).cloned().unwrap_or_default()
+    /// The text for `audience`, if it is told anything.
+    pub fn text_for(&self, audience: Audience) -> Option<Utf8Bytes> {
+        self.texts.get(audience_index(audience)).cloned().flatten()
     }
+
+    /// `audience`'s own version after an action update.
+    pub fn version_for(&self, audience: Audience) -> Option<u64> {
+        self.versions.get(audience_index(audience)).copied()
+    }
+}
+
+/// Log versions between two replay checkpoints of a loaded game.
+pub(crate) const CHECKPOINT_EVERY: u64 = 256;
+
+/// A copy of a game's session at a log version, from which part of its log can be
+/// replayed without replaying all of it.
+pub(crate) struct Checkpoint {
+    /// The log version.
+    pub version: u64,
+    /// The session there.
+    pub session: Box<dyn Session>,
+    /// The standing actions' log versions there.
+    pub standing: Standing,
 }
 
 /// A game loaded in memory.
@@ -84,9 +105,98 @@ pub(crate) struct Live {
     pub row: GameRow,
     pub seats: Vec<SeatRow>,
     pub session: Box<dyn Session>,
+    /// What each audience has been told ([`crate::feed`]).
+    pub feeds: Feeds,
+    /// Copies of the session every [`CHECKPOINT_EVERY`] log versions, from the start.
+    checkpoints: Vec<Checkpoint>,
+    /// The public scores by turn so far ([`crate::replay::History`]).
+    pub history: crate::replay::History,
+    /// Advice already worked out: log version, seat, advice.
+    advice: Vec<(u64, Seat, Value)>,
 }
 
 impl Live {
+    /// A game that starts from `session` (at its setup, before any log entry).
+    pub(crate) fn new(row: GameRow, seats: Vec<SeatRow>, session: Box<dyn Session>) -> Live {
+        let feeds = Feeds::new(session.seats(), session.to_move());
+        let start = Checkpoint {
+            version: session.version(),
+            session: session.fork(),
+            standing: feeds.standing().clone(),
+        };
+        Live {
+            row,
+            seats,
+            session,
+            feeds,
+            checkpoints: vec![start],
+            history: crate::replay::History::default(),
+            advice: Vec::new(),
+        }
+    }
+
+    /// Applies one stored log entry; returns its step and, for a take-back, the log
+    /// version before the step it took back.
+    pub(crate) fn apply_logged(&mut self, body: &str) -> Result<(Step, Option<u64>), ApiError> {
+        let before = self.session.version();
+        let step = apply_logged(self.session.as_mut(), body)?;
+        let undone = self
+            .advance(before, std::slice::from_ref(&step))
+            .pop()
+            .flatten();
+        Ok((step, undone))
+    }
+
+    /// Takes note of `steps`, just applied from log version `before`: the audiences'
+    /// feeds, and a checkpoint when one is due. Returns, per step, what
+    /// [`Feeds::note`] returns.
+    pub(crate) fn advance(&mut self, before: u64, steps: &[Step]) -> Vec<Option<u64>> {
+        let undone = self
+            .feeds
+            .note_batch(before, steps, &self.session.to_move());
+        let last = self.checkpoints.last().map_or(0, |c| c.version);
+        if self.session.version() >= last + CHECKPOINT_EVERY {
+            self.checkpoints.push(Checkpoint {
+                version: self.session.version(),
+                session: self.session.fork(),
+                standing: self.feeds.standing().clone(),
+            });
+        }
+        undone
+    }
+
+    /// A copy of the latest checkpoint at or before log version `version`.
+    pub(crate) fn checkpoint_at(&self, version: u64) -> Checkpoint {
+        let i = self
+            .checkpoints
+            .partition_point(|c| c.version <= version)
+            .saturating_sub(1);
+        let c = &self.checkpoints[i];
+        Checkpoint {
+            version: c.version,
+            session: c.session.fork(),
+            standing: c.standing.clone(),
+        }
+    }
+
+    /// The advice for `seat` at the current version, if already worked out.
+    pub(crate) fn cached_advice(&self, seat: Seat) -> Option<Value> {
+        let version = self.session.version();
+        self.advice
+            .iter()
+            .find(|(v, s, _)| *v == version && *s == seat)
+            .map(|(_, _, a)| a.clone())
+    }
+
+    /// Keeps the advice for `seat` at log version `version`, if still current.
+    pub(crate) fn keep_advice(&mut self, version: u64, seat: Seat, advice: Value) {
+        let now = self.session.version();
+        if version == now {
+            self.advice.retain(|(v, s, _)| *v == now && *s != seat);
+            self.advice.push((version, seat, advice));
+        }
+    }
+
     /// The seat `token` opens, if any.
     pub(crate) fn seat_of(&self, token: &str) -> Option<Seat> {
         self.seats
@@ -126,7 +236,7 @@ impl Live {
 
     /// Every audience: spectators, then each seat.
     pub(crate) fn audiences(&self) -> impl Iterator<Item = Audience> + use<> {
-        std::iter::once(None).chain((0..self.session.seats()).map(|s| Some(Seat(s))))
+        audiences(self.session.seats())
     }
 }
 
@@ -161,6 +271,9 @@ pub struct Hub {
     shutdown: watch::Sender<bool>,
     /// Bot tasks in flight (graceful shutdown waits for them).
     pub(crate) bots_in_flight: AtomicUsize,
+    /// Replays and advice run on blocking threads, at most this many at once, so that
+    /// clients asking for them cannot take every core from the games in play.
+    pub(crate) heavy: Arc<tokio::sync::Semaphore>,
 }
 
 /// The catalog of games the server offers.
@@ -178,6 +291,9 @@ impl Hub {
             slots: Mutex::new(HashMap::new()),
             shutdown: watch::channel(false).0,
             bots_in_flight: AtomicUsize::new(0),
+            heavy: Arc::new(tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
+            )),
         })
     }
 
@@ -308,30 +424,40 @@ impl Hub {
         Ok(guard)
     }
 
-    /// Everything the store holds of game `id`: header, seats and log.
-    async fn stored(&self, id: &str) -> Result<(GameRow, Vec<SeatRow>, Actions), ApiError> {
+    /// Rebuilds game `id` from the store.
+    async fn load(&self, id: &str) -> Result<Live, ApiError> {
         let row = self.store.game(id).await?;
         let seats = self.store.seats(id).await?;
         let actions = self.store.actions(id, 0).await?;
-        Ok((row, seats, actions))
-    }
-
-    /// Rebuilds game `id` from the store.
-    async fn load(&self, id: &str) -> Result<Live, ApiError> {
-        let (row, seats, actions) = self.stored(id).await?;
-        let catalog = &self.catalog;
-        let session = rebuild(catalog, &row, &seats, &actions, None)?;
-        let mut live = Live {
-            row,
-            seats,
-            session,
-        };
+        let session = start_session(&self.catalog, &row, &seats)?;
+        let mut live = Live::new(row, seats, session);
+        for (_, body) in &actions {
+            live.apply_logged(body)?;
+        }
         if live.session.to_move().is_over() && live.row.status != "over" {
             // The last append stored the action but the status update did not follow.
             live.row.status = "over".into();
             self.store.set_status(id, "over", None).await?;
         }
         Ok(live)
+    }
+
+    /// Runs `work` on a blocking thread, one of at most as many as the machine has
+    /// cores ([`Hub::heavy`]): replays of a log, advice.
+    pub(crate) async fn heavy<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let permit = Arc::clone(&self.heavy)
+            .acquire_owned()
+            .await
+            .map_err(|e| ApiError::Unavailable(format!("no worker: {e}")))?;
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            work()
+        })
+        .await
+        .map_err(|e| ApiError::Unavailable(format!("a worker failed: {e}")))
     }
 
     /// Applies actions other processes appended, and broadcasts them.
@@ -343,15 +469,20 @@ impl Hub {
         let Some(live) = guard.as_mut() else {
             return Ok(());
         };
-        let version = live.session.version();
-        let newer = self.store.actions(&slot.id, version).await?;
+        let from = live.session.version();
+        let newer = self.store.actions(&slot.id, from).await?;
         if newer.is_empty() {
             return Ok(());
         }
+        let told = live.feeds.versions();
         let mut steps = Vec::with_capacity(newer.len());
+        let mut undone = Vec::with_capacity(newer.len());
         for (_, body) in &newer {
-            match apply_logged(live.session.as_mut(), body) {
-                Ok(step) => steps.push(step),
+            match live.apply_logged(body) {
+                Ok((step, u)) => {
+                    steps.push(step);
+                    undone.push(u);
+                }
                 Err(e) => {
                     **guard = None;
                     return Err(e);
@@ -361,9 +492,7 @@ impl Hub {
         if live.session.to_move().is_over() {
             live.row.status = "over".into();
         }
-        let from = version;
-        let to = live.session.version();
-        Self::broadcast_steps(slot, live, from, to, &steps);
+        Self::broadcast_steps(slot, live, from, &told, &steps, &undone);
         Ok(())
     }
 
@@ -466,14 +595,30 @@ impl Hub {
             return Err(RejectReason::GameOver.into());
         }
         let current = live.session.version();
-        if version != current {
-            return Err(RejectReason::StaleVersion {
+        // A person's version is in the seat's own numbering ([`crate::feed`]); a bot's
+        // is the log's.
+        let stale = |current| -> ApiError {
+            RejectReason::StaleVersion {
                 sent: version,
                 current,
             }
-            .into());
-        }
+            .into()
+        };
         let to_move = live.session.to_move();
+        match &by {
+            Submitter::Token(_) => {
+                let mine = live.feeds.version(Some(seat));
+                if version != mine {
+                    return Err(stale(mine));
+                }
+                if log_version(live.feeds.points(Some(seat)), mine) != Some(current) {
+                    // Up to date with all it may know: the game moved on out of sight.
+                    return Err(RejectReason::NotYourTurn { to_move }.into());
+                }
+            }
+            Submitter::Bot(_) if version != current => return Err(stale(current)),
+            Submitter::Bot(_) => {}
+        }
         if to_move != ToMove::Seat(seat) {
             return Err(RejectReason::NotYourTurn { to_move }.into());
         }
@@ -494,24 +639,26 @@ impl Hub {
                 return Err(e.into());
             }
         };
+        let told = live.feeds.versions();
+        let undone = live.advance(current, &steps);
         let bodies = log_entries(&steps);
         let over = live.session.to_move().is_over();
-        let status = if over { Some("over") } else { None };
-        self.store.append(id, current, &bodies, status).await?;
+        let change = AppendMeta {
+            status: over.then_some("over"),
+            public_version: live.feeds.version(None),
+        };
+        self.store.append(id, current, &bodies, change).await?;
         unstored.stored();
         let live = guard.as_mut().expect("locked games are loaded");
         if over {
             live.row.status = "over".into();
         }
-        let to = live.session.version();
-        Self::broadcast_steps(&slot, live, current, to, &steps);
+        live.row.public_seq = live.feeds.version(None);
+        Self::broadcast_steps(&slot, live, current, &told, &steps, &undone);
         let ack = Ack {
-            version: to,
+            version: live.feeds.version(Some(seat)),
             to_move: live.session.to_move(),
-            steps: steps
-                .iter()
-                .map(|s| step_json(live.session.as_ref(), s, Some(seat)))
-                .collect(),
+            steps: shown_steps(live, Some(seat), current, &steps, &undone),
         };
         let next = live.session.to_move();
         let notify = (next != to_move).then(|| crate::notify::due(live));
@@ -523,8 +670,17 @@ impl Hub {
         Ok(ack)
     }
 
-    /// Sends `steps` (versions `from`..`to`) to the game's WebSocket clients.
-    fn broadcast_steps(slot: &Slot, live: &Live, from: u64, to: u64, steps: &[Step]) {
+    /// Sends `steps` (which moved the log on from `from`) to the game's WebSocket
+    /// clients, each audience only the steps it is told, in its own numbering
+    /// ([`crate::feed`]); `told` is each audience's version before them.
+    fn broadcast_steps(
+        slot: &Slot,
+        live: &Live,
+        from: u64,
+        told: &[u64],
+        steps: &[Step],
+        undone: &[Option<u64>],
+    ) {
         if slot.updates.receiver_count() == 0 {
             return;
         }
@@ -532,20 +688,24 @@ impl Hub {
         let texts = live
             .audiences()
             .map(|a| {
-                let body = json!({
-                    "type": "actions",
-                    "from": from,
-                    "version": to,
-                    "to_move": session.to_move(),
-                    "status": live.derived_status(),
-                    "steps": steps.iter().map(|s| step_json(session, s, a)).collect::<Vec<_>>(),
-                });
-                Utf8Bytes::from(body.to_string())
+                let shown = shown_steps(live, a, from, steps, undone);
+                (!shown.is_empty()).then(|| {
+                    let body = json!({
+                        "type": "actions",
+                        "from": told.get(audience_index(a)).copied().unwrap_or(0),
+                        "version": live.feeds.version(a),
+                        "to_move": session.to_move(),
+                        "status": live.derived_status(),
+                        "steps": shown,
+                    });
+                    Utf8Bytes::from(body.to_string())
+                })
             })
             .collect();
         let _ = slot.updates.send(Arc::new(Update {
-            actions: Some((from, to)),
+            actions: Some((from, session.version())),
             texts,
+            versions: live.feeds.versions(),
         }));
     }
 
@@ -565,116 +725,12 @@ impl Hub {
 
     /// Sends the same text to every audience of a game.
     pub(crate) fn broadcast_same(slot: &Slot, live: &Live, text: &Utf8Bytes) {
-        let texts = live.audiences().map(|_| text.clone()).collect();
+        let texts = live.audiences().map(|_| Some(text.clone())).collect();
         let _ = slot.updates.send(Arc::new(Update {
             actions: None,
             texts,
+            versions: Vec::new(),
         }));
-    }
-
-    /// The steps after version `since` as `audience` may see them, and the version they
-    /// lead to: for clients that reconnect. Rebuilt from the log, off the runtime.
-    pub(crate) async fn steps_since(
-        self: &Arc<Self>,
-        id: &str,
-        audience: Audience,
-        since: u64,
-    ) -> Result<(u64, Vec<Value>), ApiError> {
-        let (row, seats, actions) = self.stored(id).await?;
-        let version = actions.len() as u64;
-        if since > version {
-            return Err(ApiError::malformed(format!(
-                "version {since} is ahead of the game's version {version}"
-            )));
-        }
-        let hub = Arc::clone(self);
-        tokio::task::spawn_blocking(move || {
-            let mut steps = Vec::new();
-            rebuild(
-                &hub.catalog,
-                &row,
-                &seats,
-                &actions,
-                Some((since, &mut |session: &dyn Session, step: &Step| {
-                    steps.push(step_json(session, step, audience));
-                })),
-            )?;
-            Ok((version, steps))
-        })
-        .await
-        .map_err(|e| ApiError::Unavailable(format!("catch-up task failed: {e}")))?
-    }
-}
-
-impl Hub {
-    /// The game as `audience` could see it at `version`: for replays.
-    pub(crate) async fn view_at(
-        self: &Arc<Self>,
-        id: &str,
-        audience: Audience,
-        version: u64,
-    ) -> Result<Value, ApiError> {
-        let (row, seats, mut actions) = self.stored(id).await?;
-        if version > actions.len() as u64 {
-            return Err(ApiError::malformed(format!(
-                "version {version} is ahead of the game's version {}",
-                actions.len()
-            )));
-        }
-        actions.truncate(usize::try_from(version).unwrap_or(usize::MAX));
-        let hub = Arc::clone(self);
-        tokio::task::spawn_blocking(move || {
-            let session = rebuild(&hub.catalog, &row, &seats, &actions, None)?;
-            Ok(json!({
-                "version": version,
-                "to_move": session.to_move(),
-                "view": session.view(audience),
-            }))
-        })
-        .await
-        .map_err(|e| ApiError::Unavailable(format!("replay task failed: {e}")))?
-    }
-
-    /// How the game went: the public scores at the start of each game turn and at the
-    /// end, as a spectator sees them. VIKTORY's views carry `scores` (empire points)
-    /// and `position.turn.number`; A Victory Lost's carry `vp` (Axis, Soviet) and
-    /// `position.turn`.
-    pub(crate) async fn history(self: &Arc<Self>, id: &str) -> Result<Value, ApiError> {
-        let (row, seats, actions) = self.stored(id).await?;
-        let hub = Arc::clone(self);
-        tokio::task::spawn_blocking(move || {
-            let mut points: Vec<Value> = Vec::new();
-            let mut last_turn = Value::Null;
-            let mut last: Option<Value> = None;
-            let mut sample = |session: &dyn Session, _: &Step| {
-                let view = session.view(None);
-                let turn = match &view["position"]["turn"] {
-                    Value::Number(n) => Value::Number(n.clone()),
-                    t => t["number"].clone(),
-                };
-                let scores = match &view["scores"] {
-                    Value::Null => view["vp"].clone(),
-                    s => s.clone(),
-                };
-                let point = json!({
-                    "version": session.version(),
-                    "turn": turn,
-                    "scores": scores,
-                });
-                if turn == last_turn {
-                    last = Some(point);
-                } else {
-                    last_turn = turn;
-                    points.push(point);
-                    last = None;
-                }
-            };
-            rebuild(&hub.catalog, &row, &seats, &actions, Some((0, &mut sample)))?;
-            points.extend(last);
-            Ok(json!({ "points": points }))
-        })
-        .await
-        .map_err(|e| ApiError::Unavailable(format!("history task failed: {e}")))?
     }
 }
 
@@ -709,20 +765,11 @@ enum Entry {
     Undo,
 }
 
-/// A game's log as the store returns it: `(seq, body)`.
-type Actions = Vec<(u64, String)>;
-
-/// A callback that receives each step after a version while a game is rebuilt.
-type StepSink<'a> = (u64, &'a mut dyn FnMut(&dyn Session, &Step));
-
-/// Rebuilds a game's session from its header and log; steps after `sink.0` go to the
-/// sink.
-fn rebuild(
+/// A game's session at its setup, before any log entry.
+pub(crate) fn start_session(
     catalog: &Catalog,
     row: &GameRow,
     seats: &[SeatRow],
-    actions: &[(u64, String)],
-    mut sink: Option<StepSink<'_>>,
 ) -> Result<Box<dyn Session>, ApiError> {
     let entry = catalog.get(&row.game)?;
     let seed: Seed = row
@@ -740,20 +787,11 @@ fn rebuild(
             .map(|s| s.name.clone().unwrap_or_else(|| Seat(s.seat).to_string()))
             .collect(),
     };
-    let mut session = entry.load(setup, config)?;
-    for (seq, body) in actions {
-        let step = apply_logged(session.as_mut(), body)?;
-        if let Some((after, f)) = sink.as_mut()
-            && *seq > *after
-        {
-            f(session.as_ref(), &step);
-        }
-    }
-    Ok(session)
+    Ok(entry.load(setup, config)?)
 }
 
 /// Applies one stored log entry.
-fn apply_logged(session: &mut dyn Session, body: &str) -> Result<Step, ApiError> {
+pub(crate) fn apply_logged(session: &mut dyn Session, body: &str) -> Result<Step, ApiError> {
     let logged: LoggedAction = serde_json::from_str(body)
         .map_err(|e| ApiError::Unavailable(format!("unreadable log entry: {e}")))?;
     let stale =
@@ -777,13 +815,40 @@ fn apply_logged(session: &mut dyn Session, body: &str) -> Result<Step, ApiError>
     }
 }
 
-/// One step as `audience` may see it: the action only for the seat that took it, the
+/// The steps of a batch that `audience` is told, as it may see them
+/// ([`step_json`]); the batch moved the log on from `from`.
+pub(crate) fn shown_steps(
+    live: &Live,
+    audience: Audience,
+    from: u64,
+    steps: &[Step],
+    undone: &[Option<u64>],
+) -> Vec<Value> {
+    let points = live.feeds.points(audience);
+    steps
+        .iter()
+        .zip(undone)
+        .enumerate()
+        .filter_map(|(i, (step, undone))| {
+            shown_index(points, step, from + i as u64, *undone)
+                .map(|told| step_json(live.session.as_ref(), step, audience, told.index))
+        })
+        .collect()
+}
+
+/// One step as `audience` may see it: its `index` in the audience's numbering
+/// ([`crate::feed::shown_index`]), the action only for the seat that took it, the
 /// events filtered for the audience, and each event in words.
-pub(crate) fn step_json(session: &dyn Session, step: &Step, audience: Audience) -> Value {
+pub(crate) fn step_json(
+    session: &dyn Session,
+    step: &Step,
+    audience: Audience,
+    index: Option<u64>,
+) -> Value {
     let events = step.events_for(audience);
     let mine = matches!((step.by, audience), (Actor::Seat(a), Some(b)) if a == b);
     let mut out = json!({
-        "index": step.index,
+        "index": index,
         "by": step.by,
         "events": events,
         "text": events.iter().map(|e| session.describe_event(e)).collect::<Vec<_>>(),

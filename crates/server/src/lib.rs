@@ -18,11 +18,13 @@ pub mod bots;
 pub mod config;
 pub mod error;
 pub mod fanout;
+pub mod feed;
 pub mod hub;
 pub mod limits;
 pub mod live;
 pub mod lobby;
 pub mod notify;
+pub mod replay;
 pub mod secrets;
 pub mod store;
 
@@ -47,7 +49,9 @@ pub use config::{Config, SmtpConfig};
 pub use error::ApiError;
 pub use hub::Hub;
 pub use secrets::{SeatToken, hash_token, new_seed, new_token, token_matches};
-pub use store::{Backend, GameRow, MessageRow, SeatRow, Store, StoreError};
+pub use store::{
+    AppendMeta, Backend, GameRow, MessageRow, SeatRow, StatusChange, Store, StoreError,
+};
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]

@@ -30,7 +30,8 @@ pub(crate) async fn upgrade(
         let slot = hub.slot(&id);
         let guard = hub.lock(&slot).await?;
         let live = guard.as_ref().expect("locked games are loaded");
-        (audience(live, token.as_deref())?, live.session.version())
+        let who = audience(live, token.as_deref())?;
+        (who, live.feeds.version(who))
     };
     if let Some(since) = params.since
         && since > version
@@ -53,20 +54,34 @@ async fn send(socket: &mut WebSocket, text: Utf8Bytes) -> Result<(), ApiError> {
         .map_err(|e| ApiError::malformed(format!("send failed: {e}")))
 }
 
-/// Sends the steps after `since` and returns the version they reach.
+/// Where a connection stands: the log version its updates cover, and the audience's
+/// own version it was told.
+#[derive(Clone, Copy)]
+struct Told {
+    log: u64,
+    version: u64,
+}
+
+/// Sends the steps after the audience's version `since` and returns where that leaves
+/// the connection.
 async fn catch_up(
     hub: &Arc<Hub>,
     socket: &mut WebSocket,
     id: &str,
     who: Audience,
     since: u64,
-) -> Result<u64, ApiError> {
-    let (version, steps) = hub.steps_since(id, who, since).await?;
-    if version > since {
-        let text = json!({"type": "actions", "from": since, "version": version, "steps": steps});
+) -> Result<Told, ApiError> {
+    let missed = hub.steps_since(id, who, since).await?;
+    if missed.version > since {
+        let text = json!({
+            "type": "actions", "from": since, "version": missed.version, "steps": missed.steps,
+        });
         send(socket, text.to_string().into()).await?;
     }
-    Ok(version)
+    Ok(Told {
+        log: missed.log_version,
+        version: missed.version,
+    })
 }
 
 async fn run(
@@ -82,19 +97,19 @@ async fn run(
     let mut shutdown = hub.shutdown_signal();
     let now = {
         let guard = hub.lock(&slot).await?;
-        guard
-            .as_ref()
-            .expect("locked games are loaded")
-            .session
-            .version()
+        let live = guard.as_ref().expect("locked games are loaded");
+        Told {
+            log: live.session.version(),
+            version: live.feeds.version(who),
+        }
     };
-    let mut sent = match since {
-        Some(since) if since < now => catch_up(hub, &mut socket, id, who, since).await?,
+    let mut told = match since {
+        Some(since) if since < now.version => catch_up(hub, &mut socket, id, who, since).await?,
         _ => now,
     };
     send(
         &mut socket,
-        json!({"type": "hello", "version": sent, "seat": who.map(|s| s.0)})
+        json!({"type": "hello", "version": told.version, "seat": who.map(|s| s.0)})
             .to_string()
             .into(),
     )
@@ -108,16 +123,20 @@ async fn run(
                     let mut next = Some(update);
                     while let Some(update) = next.take() {
                         let fresh = match update.actions {
-                            Some((_, to)) if to <= sent => false,
+                            Some((_, to)) if to <= told.log => false,
                             Some((_, to)) => {
-                                sent = to;
+                                told.log = to;
+                                if let Some(version) = update.version_for(who) {
+                                    told.version = version;
+                                }
                                 true
                             }
                             None => true,
                         };
-                        if fresh {
+                        // Steps this audience is not told leave no trace at all.
+                        if let Some(text) = update.text_for(who).filter(|_| fresh) {
                             socket
-                                .feed(Message::Text(update.text_for(who)))
+                                .feed(Message::Text(text))
                                 .await
                                 .map_err(|e| ApiError::malformed(format!("send failed: {e}")))?;
                         }
@@ -129,7 +148,7 @@ async fn run(
                         .map_err(|e| ApiError::malformed(format!("send failed: {e}")))?;
                 }
                 Err(RecvError::Lagged(_)) => {
-                    sent = catch_up(hub, &mut socket, id, who, sent).await?;
+                    told = catch_up(hub, &mut socket, id, who, told.version).await?;
                 }
                 Err(RecvError::Closed) => break,
             },

@@ -246,7 +246,10 @@ impl Hub {
             .or_else(|| entry.presets().first().map(|p| p.name.clone()))
             .unwrap_or_default();
         let setup = session.setup().to_string();
-        let initial = log_entries(&session.resolve_chance());
+        let mut feeds = crate::feed::Feeds::new(session.seats(), session.to_move());
+        let opening = session.resolve_chance();
+        feeds.note_batch(0, &opening, &session.to_move());
+        let initial = log_entries(&opening);
         let all_claimed = seats.iter().all(|s| s.kind == "bot" || s.name.is_some());
         let row = GameRow {
             id: id.clone(),
@@ -260,6 +263,7 @@ impl Hub {
             result: None,
             seq: initial.len() as u64,
             created_at: now(),
+            public_seq: feeds.version(None),
         };
         self.store.create_game(&row, &seats, &initial).await?;
         tracing::info!(game = %id, family = %row.game, preset = %row.preset, players, "game created");
@@ -478,7 +482,7 @@ impl Hub {
             "options": serde_json::from_str::<Value>(&row.options).unwrap_or(Value::Null),
             "players": seats.len(),
             "status": row.status,
-            "version": row.seq,
+            "version": row.public_seq,
             "created_at": row.created_at,
             "seed_commitment": row.seed_commitment,
             "seats": public_seats(seats),

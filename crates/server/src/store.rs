@@ -72,6 +72,9 @@ pub struct GameRow {
     pub result: Option<String>,
     /// Actions in the log.
     pub seq: u64,
+    /// The version a spectator knows: how many of the log's steps a spectator was told
+    /// (`crate::feed`). Hidden actions are not counted, so lists do not betray them.
+    pub public_seq: u64,
     /// Creation time, Unix seconds.
     pub created_at: i64,
 }
@@ -95,6 +98,15 @@ pub struct SeatRow {
     pub notify_email: Option<String>,
     /// Where to POST when the seat must move.
     pub notify_webhook: Option<String>,
+}
+
+/// What an append sets besides the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AppendMeta<'a> {
+    /// The game's new status, if it changes (`over`).
+    pub status: Option<&'a str>,
+    /// The version a spectator knows after the append ([`GameRow::public_seq`]).
+    pub public_version: u64,
 }
 
 /// A new status for a game, and how it ended when the server ended it.
@@ -172,10 +184,15 @@ const MIGRATIONS: &[&[&str]] = &[
         )",
         "CREATE INDEX IF NOT EXISTS games_by_status ON games (status, created_at)",
     ],
+    // 3: the version a spectator knows, for game lists.
+    &[
+        "ALTER TABLE games ADD COLUMN public_seq BIGINT NOT NULL DEFAULT 0",
+        "UPDATE games SET public_seq = seq",
+    ],
 ];
 
-const GAME_COLUMNS: &str =
-    "id, game, preset, options, setup, seed, seed_commitment, status, result, seq, created_at";
+const GAME_COLUMNS: &str = "id, game, preset, options, setup, seed, seed_commitment, status, \
+    result, seq, created_at, public_seq";
 
 /// The game store.
 #[derive(Clone, Debug)]
@@ -342,7 +359,7 @@ impl Store {
         let _turn = self.write_turn().await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(&format!(
-            "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+            "INSERT INTO games ({GAME_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
         ))
         .bind(&game.id)
         .bind(&game.game)
@@ -355,6 +372,7 @@ impl Store {
         .bind(game.result.as_deref())
         .bind(game.seq as i64)
         .bind(game.created_at)
+        .bind(game.public_seq as i64)
         .execute(&mut *tx)
         .await?;
         for seat in seats {
@@ -519,8 +537,8 @@ impl Store {
     }
 
     /// Appends `bodies` as actions `expected_seq + 1, + 2, ...` of game `id`, if the game
-    /// is still at `expected_seq`, and sets its status when `status` is given; returns
-    /// the new version. All in one transaction: on a conflict nothing changes.
+    /// is still at `expected_seq`, and sets what `meta` gives; returns the new version.
+    /// All in one transaction: on a conflict nothing changes.
     ///
     /// On SQLite, appends that arrive together (from different games) are committed in
     /// one transaction, each under its own savepoint (group commit): one disk flush
@@ -530,13 +548,14 @@ impl Store {
         id: &str,
         expected_seq: u64,
         bodies: &[String],
-        status: Option<&str>,
+        meta: AppendMeta<'_>,
     ) -> Result<u64, StoreError> {
         let request = AppendRequest {
             id: id.to_owned(),
             expected: expected_seq,
             bodies: bodies.to_vec(),
-            status: status.map(str::to_owned),
+            status: meta.status.map(str::to_owned),
+            public_version: meta.public_version,
         };
         if let Some(group) = &self.group {
             let (reply, answer) = tokio::sync::oneshot::channel();
@@ -685,6 +704,7 @@ fn game_row(r: &AnyRow) -> Result<GameRow, StoreError> {
         result: r.try_get("result")?,
         seq: u64::try_from(seq).unwrap_or(0),
         created_at: r.try_get("created_at")?,
+        public_seq: u64::try_from(r.try_get::<i64, _>("public_seq")?).unwrap_or(0),
     })
 }
 
@@ -695,6 +715,7 @@ struct AppendRequest {
     expected: u64,
     bodies: Vec<String>,
     status: Option<String>,
+    public_version: u64,
 }
 
 /// The answer channel of an append.
@@ -712,10 +733,12 @@ async fn append_in(
     let expected = request.expected;
     let last = expected + request.bodies.len() as u64;
     let moved = sqlx::query(
-        "UPDATE games SET seq = $1, status = COALESCE($2, status) WHERE id = $3 AND seq = $4",
+        "UPDATE games SET seq = $1, status = COALESCE($2, status), public_seq = $3
+         WHERE id = $4 AND seq = $5",
     )
     .bind(last as i64)
     .bind(request.status.as_deref())
+    .bind(request.public_version as i64)
     .bind(&request.id)
     .bind(expected as i64)
     .execute(&mut *conn)

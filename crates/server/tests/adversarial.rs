@@ -140,3 +140,94 @@ async fn an_action_cut_off_half_way_leaves_memory_equal_to_the_store() {
         server.stop().await;
     }
 }
+
+/// Hole 6: under Dark, a seat was sent one empty step per hidden opponent action (304
+/// in one 700-action game), so it could count the moves it cannot see. Now every
+/// number a seat gets (versions, step indexes, live `from`/`version`, list versions)
+/// counts only what it is told: its own steps, steps that show it something, and the
+/// decision changing hands. The hidden ones leave no trace.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seat_cannot_count_the_moves_it_cannot_see() {
+    let server = TestServer::start(config(&sqlite_url("count"))).await;
+    let (id, tokens) = server
+        .create(json!({
+            "game": "viktory", "preset": "online",
+            "options": {"dark": true, "independent_exploration": true},
+            "seats": [{"name": "Ann"}, {"name": "Ben"}]
+        }))
+        .await;
+    let ben = tokens[1].clone().expect("Ben's token");
+    let heard = common::listen(&server, &id, Some(&ben), Some(0)).await;
+    let spectator = common::listen(&server, &id, None, Some(0)).await;
+    common::play_out(&server, &id, &tokens, 7, 400).await;
+    let state = server.state(&id, Some(&ben)).await;
+    let version = state["version"].as_u64().expect("a version");
+    common::wait_heard(&heard, version).await;
+
+    // Every step Ben was sent is his own, shows him something, or hands the decision
+    // to a seat he did not know to decide; the numbering has no gaps.
+    let messages = heard.lock().unwrap().clone();
+    let mut decider = Value::Null;
+    let mut next = 0;
+    let mut sent = 0;
+    for message in messages.iter().filter(|m| m["type"] == "actions") {
+        assert_eq!(message["from"], json!(next), "{message}");
+        for step in message["steps"].as_array().expect("steps") {
+            assert_eq!(step["index"], json!(next), "{step}");
+            next += 1;
+            sent += 1;
+            let own = step["by"]["seat"] == json!(1);
+            let shown = step["events"].as_array().is_some_and(|e| !e.is_empty());
+            assert!(own || shown || message["to_move"] != decider, "{message}");
+        }
+        decider = message["to_move"].clone();
+        assert_eq!(message["version"], json!(next), "{message}");
+    }
+    assert_eq!(next, version);
+
+    // The log holds more than Ben was told: what he was not told, he cannot count.
+    let log = server
+        .running
+        .hub
+        .store()
+        .actions(&id, 0)
+        .await
+        .expect("the log")
+        .len() as u64;
+    assert!(
+        version < log,
+        "Ben was told {sent} of {log} steps; Dark hides some"
+    );
+    // Nor through the other doors: the lobby's list and a spectator's numbering count
+    // only what a spectator is told, and a replay beyond Ben's version is refused in
+    // his own numbering.
+    let spectator_version = server.state(&id, None).await["version"].clone();
+    assert!(spectator_version.as_u64().expect("a version") < log);
+    common::wait_heard(&spectator, spectator_version.as_u64().unwrap()).await;
+    let (_, list) = server.get("/api/games", None).await;
+    let listed = list["games"]
+        .as_array()
+        .expect("games")
+        .iter()
+        .find(|g| g["id"] == json!(id))
+        .expect("the game is listed")
+        .clone();
+    assert_eq!(listed["version"], spectator_version, "{listed}");
+    let (status, beyond) = server
+        .get(&format!("/api/games/{id}/at/{}", version + 1), Some(&ben))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{beyond}");
+    assert!(
+        beyond["message"]
+            .as_str()
+            .is_some_and(|m| m.contains(&format!("version {version}"))),
+        "{beyond}"
+    );
+    let (status, steps) = server
+        .get(&format!("/api/games/{id}/steps?since=0"), Some(&ben))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(steps["version"], json!(version));
+    assert_eq!(steps["steps"].as_array().map(Vec::len), Some(sent as usize));
+    server.stop().await;
+}

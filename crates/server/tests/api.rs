@@ -383,16 +383,31 @@ async fn fog_stays_on_the_server() {
     );
     let (_, record) = server.get(&format!("/api/games/{id}/record"), None).await;
     check_views::<viktory::Viktory>(&record, &seen);
-    // Replaying the record, each step's events filtered for seat 1 are what it heard.
+    // Replaying the record, seat 1 heard exactly the steps it is told, each with its
+    // events as filtered for it then; the others left no trace, not even a count.
     let full: engine::GameRecord<viktory::Viktory> = serde_json::from_value(record).unwrap();
+    let told = common::told_points(&full, Some(engine::Seat(1)));
+    assert_eq!(heard.len(), told.len());
+    assert!(
+        told.len() < full.actions.len(),
+        "Dark hides some of seat 0's steps from seat 1 ({} of {} told)",
+        told.len(),
+        full.actions.len()
+    );
     let mut game = <viktory::Viktory as engine::Game>::from_setup(&full.setup).unwrap();
-    for (step, heard) in full.actions.iter().zip(&heard) {
+    let mut heard = heard.iter();
+    for (i, step) in full.actions.iter().enumerate() {
         let events = engine::Game::apply_unchecked(&mut game, step.action);
         let filtered: Vec<Value> = events
             .iter()
             .filter_map(|e| engine::Game::event_for(&game, e, Some(engine::Seat(1))))
             .map(|e| serde_json::to_value(e).unwrap())
             .collect();
+        if told.binary_search(&(i as u64 + 1)).is_err() {
+            assert!(filtered.is_empty(), "log step {i} shows seat 1 events");
+            continue;
+        }
+        let heard = heard.next().unwrap();
         assert_eq!(
             &json!(filtered),
             &heard["events"],
@@ -530,8 +545,17 @@ async fn a_victory_lost_game_between_bots() {
     assert!(state["to_move"]["over"].is_object(), "{}", state["to_move"]);
     let (_, record) = server.get(&format!("/api/games/{id}/record"), None).await;
     let catalog = Catalog::new().with::<avl::Avl>();
+    let full: engine::GameRecord<avl::Avl> = serde_json::from_value(record.clone()).unwrap();
     let summary = catalog.for_record(&record).unwrap().verify(record).unwrap();
-    assert_eq!(summary.actions as u64, state["version"].as_u64().unwrap());
+    // A spectator is told every step but the chits each side chose in secret.
+    let told = common::told_points(&full, None);
+    assert!(
+        told.len() < summary.actions,
+        "{} of {}",
+        told.len(),
+        summary.actions
+    );
+    assert_eq!(told.len() as u64, state["version"].as_u64().unwrap());
     let (_, history) = server.get(&format!("/api/games/{id}/history"), None).await;
     let points = history["points"].as_array().unwrap();
     assert!(points.len() >= 2, "{history}");

@@ -2,7 +2,7 @@
 //! (database `test`): games, seats, the append-only log, stale appends refused without
 //! changing anything, concurrent writers, and reopening.
 
-use server::{Backend, GameRow, SeatRow, Store, StoreError};
+use server::{AppendMeta, Backend, GameRow, SeatRow, Store, StoreError};
 
 /// PostgreSQL for the tests (the machines run one with trust auth); `HEXWAR_TEST_PG`
 /// overrides it.
@@ -29,6 +29,12 @@ fn unique(name: &str) -> String {
     format!("{name}-{}-{nanos}", std::process::id())
 }
 
+/// An append that changes nothing but the log.
+const META: AppendMeta<'static> = AppendMeta {
+    status: None,
+    public_version: 0,
+};
+
 fn game(id: &str) -> GameRow {
     GameRow {
         id: id.to_owned(),
@@ -42,6 +48,7 @@ fn game(id: &str) -> GameRow {
         result: None,
         seq: 0,
         created_at: 1_700_000_000,
+        public_seq: 0,
     }
 }
 
@@ -83,20 +90,20 @@ async fn contract(store: &Store) {
     // The log: appends at the expected version only.
     assert_eq!(
         store
-            .append(&id, 0, &[r#"{"a":1}"#.to_string()], None)
+            .append(&id, 0, &[r#"{"a":1}"#.to_string()], META)
             .await
             .unwrap(),
         1
     );
     assert_eq!(
         store
-            .append(&id, 1, &[r#"{"a":2}"#.to_string()], None)
+            .append(&id, 1, &[r#"{"a":2}"#.to_string()], META)
             .await
             .unwrap(),
         2
     );
     let stale = store
-        .append(&id, 1, &[r#"{"a":"stale"}"#.to_string()], None)
+        .append(&id, 1, &[r#"{"a":"stale"}"#.to_string()], META)
         .await;
     assert!(
         matches!(stale, Err(StoreError::Conflict { expected: 1 })),
@@ -111,7 +118,7 @@ async fn contract(store: &Store) {
     // Unknown games.
     assert!(matches!(
         store
-            .append("no-such-game", 0, &["{}".to_string()], None)
+            .append("no-such-game", 0, &["{}".to_string()], META)
             .await,
         Err(StoreError::NoGame(_))
     ));
@@ -137,7 +144,7 @@ async fn contract(store: &Store) {
                         &race,
                         round,
                         &[format!("{{\"round\":{round},\"writer\":{writer}}}")],
-                        None,
+                        META,
                     )
                     .await
             }));
@@ -168,7 +175,7 @@ async fn sqlite_store() {
     let id = unique("reopen");
     store.create_game(&game(&id), &seats(), &[]).await.unwrap();
     store
-        .append(&id, 0, &["{}".to_string()], None)
+        .append(&id, 0, &["{}".to_string()], META)
         .await
         .unwrap();
     drop(store);
@@ -187,16 +194,16 @@ async fn postgres_store() {
     let id = unique("shared");
     store.create_game(&game(&id), &[], &[]).await.unwrap();
     store
-        .append(&id, 0, &["{}".to_string()], None)
+        .append(&id, 0, &["{}".to_string()], META)
         .await
         .unwrap();
     assert!(matches!(
-        other.append(&id, 0, &["{}".to_string()], None).await,
+        other.append(&id, 0, &["{}".to_string()], META).await,
         Err(StoreError::Conflict { expected: 0 })
     ));
     assert_eq!(
         other
-            .append(&id, 1, &["{}".to_string()], None)
+            .append(&id, 1, &["{}".to_string()], META)
             .await
             .unwrap(),
         2

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 
-use engine::{Game, GameRecord, Seat};
+use engine::{Actor, Game, GameRecord, Seat, ToMove};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use server::{Config, Running};
@@ -224,23 +224,65 @@ pub async fn play_out(
     seen
 }
 
+/// The log versions of the steps `seat` (a spectator: `None`) is told, worked out from
+/// a finished record without take-backs by the rule of docs/server.md ("What leaves the
+/// server for a seat"), independently of the server's own bookkeeping: its own
+/// actions, steps that show it an event, a hand-over of the decision to a seat it did
+/// not know to decide, the end.
+pub fn told_points<G: Game>(record: &GameRecord<G>, seat: Option<Seat>) -> Vec<u64> {
+    let mut state = G::from_setup(&record.setup).expect("setup");
+    let known = |to_move: ToMove| (to_move != ToMove::Chance).then_some(to_move);
+    let mut decider = known(state.to_move());
+    let mut points = Vec::new();
+    for (i, step) in record.actions.iter().enumerate() {
+        let events = state.apply_unchecked(step.action.clone());
+        let shown = events.iter().any(|e| state.event_for(e, seat).is_some());
+        let own = matches!((step.by, seat), (Actor::Seat(a), Some(b)) if a == b);
+        let now = known(state.to_move());
+        if own || shown || (now.is_some() && now != decider) {
+            points.push(i as u64 + 1);
+            if now.is_some() {
+                decider = now;
+            }
+        }
+    }
+    points
+}
+
+/// The log version at a seat's own version `version`, given its [`told_points`].
+pub fn log_version(points: &[u64], version: u64) -> u64 {
+    if version == 0 {
+        0
+    } else {
+        points[usize::try_from(version).unwrap() - 1]
+    }
+}
+
 /// Replays a finished record and checks that every view a seat was shown is exactly
-/// the engine's view for that seat at that version: the server sends the engine's
-/// views and nothing else (the engine harness proves those hide what they must).
+/// the engine's view for that seat at that version (its own version, translated to the
+/// log's by [`told_points`]): the server sends the engine's views and nothing else (the
+/// engine harness proves those hide what they must).
 pub fn check_views<G: Game>(record: &Value, seen: &Seen) {
     let record: GameRecord<G> = serde_json::from_value(record.clone()).expect("a record");
     let mut state = G::from_setup(&record.setup).expect("setup");
+    let mut points = std::collections::BTreeMap::new();
     let mut by_version: std::collections::BTreeMap<u64, Vec<(Option<u8>, &Value)>> =
         std::collections::BTreeMap::new();
     for (v, seat, view) in seen {
-        by_version.entry(*v).or_default().push((*seat, view));
+        let told = points
+            .entry(*seat)
+            .or_insert_with(|| told_points(&record, seat.map(Seat)));
+        by_version
+            .entry(log_version(told, *v))
+            .or_default()
+            .push((*seat, view));
     }
     let check = |state: &G, version: u64| {
         for (seat, view) in by_version.get(&version).into_iter().flatten() {
             let expected = serde_json::to_value(state.view(seat.map(Seat))).unwrap();
             assert_eq!(
                 &&expected, view,
-                "view of seat {seat:?} at version {version}"
+                "view of seat {seat:?} at log version {version}"
             );
         }
     };

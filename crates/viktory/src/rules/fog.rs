@@ -323,7 +323,7 @@ fn reach(s: &Viktory, seat: Seat) -> Vec<Hex> {
                 let left = if movement::move_ends_at(s, &probe, to) {
                     0
                 } else {
-                    mp - 1
+                    mp.saturating_sub(1)
                 };
                 match best.iter_mut().find(|(h, _)| *h == to) {
                     Some((_, m)) if *m >= left => continue,
@@ -407,6 +407,12 @@ pub(crate) fn redact(s: &Viktory, seat: Option<Seat>, p: &mut Setup) {
         t.placed.retain(|pl| seen(pl.town));
         t.built = t.built.filter(|&h| seen(h));
         t.moving = t.moving.filter(|&id| p.units.iter().any(|u| u.id == id));
+        t.frigate_bombards.retain(|&(_, h)| seen(h));
+        t.repairs.retain(|&id| p.units.iter().any(|u| u.id == id));
+        if s.rules.dark {
+            // What the active player built in the dark is his secret; so is how much.
+            t.build_actions_used = 0;
+        }
     }
     let party = |sides: [Seat; 2]| seat.is_some_and(|q| sides.contains(&q));
     if p.battle
