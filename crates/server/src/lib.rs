@@ -8,6 +8,8 @@
 //!   only its view and its filtered events.
 //! - [`bots`] play bot seats through the same path; [`notify`] tells seats it is their
 //!   move.
+//! - [`limits`] rate-limits each client (found behind trusted proxies); [`headers`]
+//!   puts a Content-Security-Policy, cache rules and gzip on every response.
 //!
 //! The HTTP API is documented in `docs/server.md`.
 
@@ -19,6 +21,7 @@ pub mod config;
 pub mod error;
 pub mod fanout;
 pub mod feed;
+pub mod headers;
 pub mod hub;
 pub mod limits;
 pub mod live;
@@ -69,15 +72,22 @@ pub enum ServeError {
     },
 }
 
-/// The whole application: API, live updates, health check and the web client's files.
+/// The whole application: API, live updates, health check and the web client's files,
+/// every response with the headers of [`headers`].
 pub fn app(hub: Arc<Hub>) -> Router {
     let config = &hub.config;
-    let limiter = Arc::new(limits::RateLimiter::new(
-        config.rate_per_second,
-        config.rate_burst,
-    ));
+    let limiter = Arc::new(
+        limits::RateLimiter::new(config.rate_per_second, config.rate_burst)
+            .trusting(config.trusted_proxies.clone()),
+    );
+    let no_route = || async { ApiError::not_found("no such API route (see docs/server.md)") };
+    // The catch-all keeps unknown `/api/...` paths from the web client's fallback
+    // (which answers every other path with `index.html`).
     let mut api = api::routes()
-        .fallback(|| async { ApiError::not_found("no such API route (see docs/server.md)") });
+        .route("/api/{*rest}", axum::routing::any(no_route))
+        .fallback(no_route)
+        .layer(axum::middleware::from_fn(headers::cache_board));
+    // Only the API is limited: `/healthz` and the web client's files are not.
     if config.rate_per_second > 0 {
         api = api.layer(axum::middleware::from_fn_with_state(limiter, limits::limit));
     }
@@ -90,20 +100,21 @@ pub fn app(hub: Arc<Hub>) -> Router {
         .as_ref()
         .filter(|d| d.join("index.html").exists())
     {
-        Some(dir) => router
-            .fallback_service(ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")))),
+        Some(dir) => router.fallback_service(headers::static_files(
+            ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html"))),
+        )),
         None => router.route("/", get(no_client)),
     };
-    router
-        .method_not_allowed_fallback(|| async {
-            let body = protocol::ErrorBody {
-                code: "method_not_allowed".into(),
-                rule: None,
-                message: "this route does not take that method (see docs/server.md)".into(),
-                problems: vec![],
-            };
-            (StatusCode::METHOD_NOT_ALLOWED, Json(body))
-        })
+    router = router.method_not_allowed_fallback(|| async {
+        let body = protocol::ErrorBody {
+            code: "method_not_allowed".into(),
+            rule: None,
+            message: "this route does not take that method (see docs/server.md)".into(),
+            problems: vec![],
+        };
+        (StatusCode::METHOD_NOT_ALLOWED, Json(body))
+    });
+    headers::harden(router)
         .layer(
             // Paths only: a token in a query string must never reach the logs.
             TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
