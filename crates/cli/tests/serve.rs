@@ -1,6 +1,6 @@
-//! `hexwar serve` as real processes: an acknowledged action survives `kill -9`, and two
-//! servers on one PostgreSQL database play one game together, each hearing the other's
-//! actions through LISTEN/NOTIFY.
+//! `hexwar serve` as real processes: an acknowledged action survives `kill -9` (on SQLite
+//! and on PostgreSQL), and two servers on one PostgreSQL database play one game
+//! together, each hearing the other's actions through LISTEN/NOTIFY.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -103,9 +103,27 @@ fn unique_sqlite(name: &str) -> String {
     format!("sqlite://{}", dir.join("hexwar.db").display())
 }
 
+/// PostgreSQL for the tests; `HEXWAR_TEST_PG` overrides it.
+fn pg_url() -> String {
+    std::env::var("HEXWAR_TEST_PG")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned())
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn acknowledged_actions_survive_kill_9() {
-    let database = unique_sqlite("durable");
+    survives_kill_9(&unique_sqlite("durable")).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn acknowledged_actions_survive_kill_9_on_postgres() {
+    survives_kill_9(&pg_url()).await;
+}
+
+/// Plays 120 acknowledged actions on one process, kills it with SIGKILL right after
+/// the last acknowledgement, and finds every one of them in the log through a second
+/// process on the same database.
+async fn survives_kill_9(database: &str) {
+    let database = database.to_owned();
     let http = reqwest::Client::new();
     let first = Serve::start(&database);
     let (id, tokens) = create(
@@ -206,8 +224,7 @@ async fn acknowledged_actions_survive_kill_9() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_servers_on_one_postgres_play_one_game() {
-    let database = std::env::var("HEXWAR_TEST_PG")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/test".to_owned());
+    let database = pg_url();
     let http = reqwest::Client::new();
     let servers = [Serve::start(&database), Serve::start(&database)];
     let (id, tokens) = create(

@@ -274,6 +274,8 @@ pub struct Hub {
     /// Replays and advice run on blocking threads, at most this many at once, so that
     /// clients asking for them cannot take every core from the games in play.
     pub(crate) heavy: Arc<tokio::sync::Semaphore>,
+    /// The live connections open now ([`crate::live::Sockets`]).
+    pub(crate) sockets: crate::live::Sockets,
 }
 
 /// The catalog of games the server offers.
@@ -294,6 +296,7 @@ impl Hub {
             heavy: Arc::new(tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(1, std::num::NonZero::get),
             )),
+            sockets: crate::live::Sockets::default(),
         })
     }
 

@@ -4,10 +4,13 @@
 //! step as the seat may see it, seat and status changes, and messages. Clients only
 //! listen: actions go through `POST .../actions`.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex};
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{RawQuery, State};
+use axum::extract::{ConnectInfo, RawQuery, State};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use futures_util::SinkExt;
 use serde_json::json;
@@ -16,14 +19,73 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::api::{Caller, GameId, Params, audience};
 use crate::error::ApiError;
 use crate::hub::{Audience, Hub};
+use crate::limits::client_ip;
 
-/// Upgrades to a WebSocket once the token is known to be good.
+/// The live connections open now, per client address and in all, against the caps
+/// `--max-sockets-per-address` and `--max-sockets` (each one costs memory for as long
+/// as it stays open).
+#[derive(Debug, Default)]
+pub struct Sockets {
+    open: Mutex<(usize, HashMap<IpAddr, usize>)>,
+}
+
+/// One open connection, counted until it is dropped.
+pub struct SocketPermit {
+    hub: Arc<Hub>,
+    ip: IpAddr,
+}
+
+impl Sockets {
+    fn count(&self) -> std::sync::MutexGuard<'_, (usize, HashMap<IpAddr, usize>)> {
+        self.open
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// Counts a new connection from `ip`, or says why it may not open.
+fn admit(hub: &Arc<Hub>, ip: IpAddr) -> Result<SocketPermit, &'static str> {
+    let (per_address, total) = (hub.config.max_sockets_per_address, hub.config.max_sockets);
+    let mut open = hub.sockets.count();
+    if open.0 >= total {
+        return Err("the server has as many live connections as it takes; try again later");
+    }
+    let mine = open.1.entry(ip).or_insert(0);
+    if *mine >= per_address {
+        return Err("too many live connections from your address; close other tabs or games");
+    }
+    *mine += 1;
+    open.0 += 1;
+    Ok(SocketPermit {
+        hub: Arc::clone(hub),
+        ip,
+    })
+}
+
+impl Drop for SocketPermit {
+    fn drop(&mut self) {
+        let mut open = self.hub.sockets.count();
+        open.0 = open.0.saturating_sub(1);
+        if let Some(n) = open.1.get_mut(&self.ip) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                open.1.remove(&self.ip);
+            }
+        }
+    }
+}
+
+/// Upgrades to a WebSocket once the token is known to be good. A connection over the
+/// caps ([`Sockets`]) is accepted and closed at once with code 1013 (try again later)
+/// and the reason in words: a browser cannot read why a handshake was refused.
 pub(crate) async fn upgrade(
     ws: WebSocketUpgrade,
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
     RawQuery(raw): RawQuery,
     Caller(token): Caller,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let params = Params::parse(raw.as_deref())?;
     let (who, version) = {
@@ -40,7 +102,22 @@ pub(crate) async fn upgrade(
             "version {since} is ahead of the game's version {version}"
         )));
     }
-    Ok(ws.on_upgrade(move |socket| async move {
+    let ip = client_ip(peer, &headers, &hub.config.trusted_proxies);
+    let permit = admit(&hub, ip);
+    Ok(ws.on_upgrade(move |mut socket| async move {
+        let _permit = match permit {
+            Ok(permit) => permit,
+            Err(reason) => {
+                tracing::info!(game = %id, %ip, "live connection refused: {reason}");
+                let _ = socket
+                    .send(Message::Close(Some(CloseFrame {
+                        code: axum::extract::ws::close_code::AGAIN,
+                        reason: reason.into(),
+                    })))
+                    .await;
+                return;
+            }
+        };
         if let Err(e) = run(&hub, &id, who, params.since, socket).await {
             tracing::debug!(game = %id, error = ?e.parts().1.message, "live connection ended");
         }

@@ -101,15 +101,66 @@ fn now() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
-/// A display name, checked.
-fn clean_name(name: &str) -> Result<String, ApiError> {
-    let name = name.trim();
-    if name.is_empty() || name.chars().count() > MAX_NAME || name.chars().any(char::is_control) {
+/// Whether `c` may not appear in text people write (names, messages): controls other
+/// than the line breaks and tabs a message may hold, and the invisible formatting
+/// characters (Unicode's Cf: bidirectional overrides, embeddings and isolates, zero
+/// widths, joiners, tags) with which one name can pass for another or reorder the text
+/// around it. U+0000 is also refused by PostgreSQL's text columns.
+fn forbidden(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{0600}'..='\u{0605}'
+                | '\u{061C}'
+                | '\u{06DD}'
+                | '\u{070F}'
+                | '\u{0890}'..='\u{0891}'
+                | '\u{08E2}'
+                | '\u{180E}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{2028}'..='\u{202E}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206F}'
+                | '\u{FEFF}'
+                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{110BD}'
+                | '\u{110CD}'
+                | '\u{13430}'..='\u{1343F}'
+                | '\u{1BCA0}'..='\u{1BCA3}'
+                | '\u{1D173}'..='\u{1D17A}'
+                | '\u{E0001}'
+                | '\u{E0020}'..='\u{E007F}'
+        )
+}
+
+/// Text people wrote, checked: normalised (NFC, so that one name has one spelling),
+/// trimmed, 1 to `max` characters, none of them [`forbidden`] (in a message, line
+/// breaks and tabs are allowed).
+fn clean_text(text: &str, max: usize, what: &str, lines: bool) -> Result<String, ApiError> {
+    use unicode_normalization::UnicodeNormalization;
+    let text: String = text.trim().nfc().collect();
+    if let Some(bad) = text
+        .chars()
+        .find(|&c| forbidden(c) && !(lines && matches!(c, '\n' | '\t')))
+    {
         return Err(ApiError::malformed(format!(
-            "a name is 1 to {MAX_NAME} printable characters"
+            "{what} may not hold the invisible or control character U+{:04X}",
+            u32::from(bad)
         )));
     }
-    Ok(name.to_owned())
+    let count = text.chars().count();
+    if count == 0 || count > max {
+        return Err(ApiError::malformed(format!(
+            "{what} is 1 to {max} characters"
+        )));
+    }
+    Ok(text)
+}
+
+/// A display name, checked ([`clean_text`]): one line of 1 to [`MAX_NAME`] characters.
+fn clean_name(name: &str) -> Result<String, ApiError> {
+    clean_text(name, MAX_NAME, "a name", false)
 }
 
 /// The status a game takes when its seats become `seats`, and the result when that
@@ -147,6 +198,12 @@ impl Hub {
         let players =
             u8::try_from(request.seats.len()).map_err(|_| ApiError::malformed("too many seats"))?;
         for (i, spec) in request.seats.iter().enumerate() {
+            if spec.open && (spec.name.is_some() || spec.kind != "person") {
+                return Err(ApiError::malformed(format!(
+                    "seat {i}: an open seat is a person's seat with no name yet (the first \
+                     visitor to claim it names it)"
+                )));
+            }
             match spec.kind.as_str() {
                 "person" if spec.level.is_some() => {
                     return Err(ApiError::malformed(format!(
@@ -421,6 +478,11 @@ impl Hub {
         webhook: Option<String>,
     ) -> Result<(), ApiError> {
         if let Some(email) = &email {
+            if email.chars().any(forbidden) {
+                return Err(ApiError::malformed(
+                    "an e-mail address may not hold control or invisible characters",
+                ));
+            }
             crate::notify::check_email(email)?;
         }
         if let Some(url) = &webhook {
@@ -442,8 +504,9 @@ impl Hub {
         token: &str,
         body: &str,
     ) -> Result<Value, ApiError> {
+        let body = clean_text(body, MAX_MESSAGE, "a message", true)?;
         let hub = Arc::clone(self);
-        let (id, token, body) = (id.to_owned(), token.to_owned(), body.to_owned());
+        let (id, token) = (id.to_owned(), token.to_owned());
         self.to_completion(async move { hub.post_message_now(&id, &token, &body).await })
             .await
     }
@@ -454,12 +517,6 @@ impl Hub {
         token: &str,
         body: &str,
     ) -> Result<Value, ApiError> {
-        let body = body.trim();
-        if body.is_empty() || body.chars().count() > MAX_MESSAGE {
-            return Err(ApiError::malformed(format!(
-                "a message is 1 to {MAX_MESSAGE} characters"
-            )));
-        }
         let slot = self.slot(id);
         let mut guard = self.lock(&slot).await?;
         // `&mut`: a session is Send but not Sync, and this borrow lives across awaits.

@@ -76,6 +76,10 @@ async fn post_and_cut(base: &str, path: &str, token: &str, body: &Value, delay: 
     );
     stream.write_all(request.as_bytes()).await.expect("sent");
     tokio::time::sleep(delay).await;
+    #[allow(
+        deprecated,
+        reason = "a zero linger is what makes the close a reset, and it does not block"
+    )]
     stream.set_linger(Some(Duration::ZERO)).expect("linger");
     drop(stream);
 }
@@ -230,4 +234,172 @@ async fn a_seat_cannot_count_the_moves_it_cannot_see() {
     assert_eq!(steps["version"], json!(version));
     assert_eq!(steps["steps"].as_array().map(Vec::len), Some(sent as usize));
     server.stop().await;
+}
+
+/// What the first frame of a live connection from `client` (sent as the forwarded
+/// address through a trusted proxy) is: `Ok(the hello)` or `Err(the close reason)`.
+async fn live_from(
+    server: &TestServer,
+    id: &str,
+    client: &str,
+) -> (
+    Result<Value, (u16, String)>,
+    Option<
+        tokio_tungstenite::WebSocketStream<
+            tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+        >,
+    >,
+) {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let url = format!("{}/api/games/{id}/live", server.base.replace("http", "ws"));
+    let mut request = url.into_client_request().expect("a request");
+    request
+        .headers_mut()
+        .insert("x-forwarded-for", client.parse().expect("a header"));
+    let (mut socket, _) = tokio_tungstenite::connect_async(request)
+        .await
+        .expect("the handshake succeeds");
+    match socket.next().await {
+        Some(Ok(Message::Text(text))) => {
+            (Ok(serde_json::from_str(&text).expect("JSON")), Some(socket))
+        }
+        Some(Ok(Message::Close(Some(frame)))) => {
+            (Err((frame.code.into(), frame.reason.to_string())), None)
+        }
+        other => panic!("unexpected first frame {other:?}"),
+    }
+}
+
+/// Hole 5: WebSockets were uncapped (1,000 from one address took the server from 48
+/// to 477 MB). Now each client address may keep a few open and the server a bounded
+/// number in all; one over the cap is closed at once with code 1013 and the reason.
+/// Clients behind a trusted proxy are told apart by their forwarded address.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_connections_are_capped_per_address_and_in_all() {
+    let mut settings = config(&sqlite_url("sockets"));
+    settings.max_sockets_per_address = 3;
+    settings.max_sockets = 5;
+    settings.trusted_proxies = vec!["127.0.0.1/32".parse().expect("a network")];
+    let server = TestServer::start(settings).await;
+    let (id, _) = server.two_people().await;
+    let mut open = Vec::new();
+    for _ in 0..3 {
+        let (hello, socket) = live_from(&server, &id, "203.0.113.1").await;
+        assert_eq!(hello.expect("admitted")["type"], "hello");
+        open.push(socket);
+    }
+    let (refused, _) = live_from(&server, &id, "203.0.113.1").await;
+    let (code, reason) = refused.expect_err("a fourth from one address is refused");
+    assert_eq!(code, 1013);
+    assert!(reason.contains("from your address"), "{reason}");
+    for _ in 0..2 {
+        let (hello, socket) = live_from(&server, &id, "203.0.113.2").await;
+        assert!(hello.is_ok(), "another address has its own cap");
+        open.push(socket);
+    }
+    let (refused, _) = live_from(&server, &id, "203.0.113.3").await;
+    let (code, reason) = refused.expect_err("a sixth in all is refused");
+    assert_eq!(code, 1013);
+    assert!(reason.contains("try again later"), "{reason}");
+    // Closing one frees its place.
+    drop(open.pop());
+    let mut admitted = false;
+    for _ in 0..200 {
+        if live_from(&server, &id, "203.0.113.3").await.0.is_ok() {
+            admitted = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(admitted, "a closed connection gives its place back");
+    server.stop().await;
+}
+
+/// Hole 7: text from outside is refused cleanly. Names held zero-width and
+/// right-to-left override characters (one player could pass for another); U+0000 in a
+/// message gave 503 on PostgreSQL (and was stored on SQLite); an open seat with a name
+/// was a seat nobody held in a running game. Each is a 400 now, on both backends, and
+/// changes nothing; names are stored in one spelling (NFC).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn names_and_messages_are_refused_cleanly() {
+    for database in databases("text") {
+        let server = TestServer::start(config(&database)).await;
+        for name in [
+            "Ann\u{200B}",
+            "\u{202E}nnA",
+            "A\u{0000}nn",
+            "Ann\u{2066}",
+            "\u{FEFF}Ann",
+            "Ann\u{E0041}",
+            "",
+            "   ",
+            &"x".repeat(41),
+        ] {
+            let (status, body) = server
+                .post(
+                    "/api/games",
+                    None,
+                    json!({"game": "viktory", "seats": [{"name": name}, {}]}),
+                )
+                .await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{name:?}: {body}");
+            assert_eq!(body["code"], "malformed");
+        }
+        let (status, body) = server
+            .post(
+                "/api/games",
+                None,
+                json!({"game": "viktory", "seats": [{"name": "Ann"}, {"open": true, "name": "x"}]}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        // One spelling: "e" + a combining acute accent is stored as "é".
+        let (id, tokens) = server
+            .create(json!({"game": "viktory", "seats": [{"name": "Rene\u{0301}e"}, {}]}))
+            .await;
+        let ann = tokens[0].clone().expect("a token");
+        let state = server.state(&id, Some(&ann)).await;
+        assert_eq!(state["seats"][0]["name"], "Ren\u{e9}e");
+        for text in ["hello\u{0000}", "\u{202E}olleh", "\u{0007}"] {
+            let (status, body) = server
+                .post(
+                    &format!("/api/games/{id}/messages"),
+                    Some(&ann),
+                    json!({"text": text}),
+                )
+                .await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{text:?}: {body}");
+        }
+        let (status, body) = server
+            .post(
+                &format!("/api/games/{id}/messages"),
+                Some(&ann),
+                json!({"text": "two\nlines\tand a tab"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let (_, messages) = server.get(&format!("/api/games/{id}/messages"), None).await;
+        assert_eq!(messages["messages"].as_array().map(Vec::len), Some(1));
+        let (status, body) = server
+            .post(
+                &format!("/api/games/{id}/join"),
+                Some(&ann),
+                json!({"name": "Mallory\u{200D}"}),
+            )
+            .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert_eq!(server.state(&id, None).await, {
+            let mut before = state.clone();
+            before["you"] = json!(null);
+            before["legal"] = json!([]);
+            before["legal_text"] = json!([]);
+            before["can_undo"] = json!(false);
+            before["advice"] = json!(null);
+            before["view"] = server.state(&id, None).await["view"].clone();
+            before
+        });
+        server.stop().await;
+    }
 }
