@@ -2,7 +2,7 @@
 
 #![forbid(unsafe_code)]
 
-use std::io::{self, BufRead, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -237,27 +237,16 @@ fn main() -> ExitCode {
 }
 
 fn referee() -> ExitCode {
+    // Bad input (not UTF-8, over-long lines, not JSON) gets an error reply and the loop
+    // goes on; only a failure to read stdin itself ends it.
     let mut referee = Referee::new(catalog());
-    let stdin = io::stdin().lock();
-    let mut stdout = io::stdout().lock();
-    for line in stdin.lines() {
-        let Ok(line) = line else {
-            eprintln!("hexwar referee: stdin is not valid UTF-8 text");
-            return ExitCode::FAILURE;
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        let reply = referee.handle_line(&line);
-        if writeln!(stdout, "{reply}")
-            .and_then(|()| stdout.flush())
-            .is_err()
-        {
-            // The reader went away; nothing more to say.
-            return ExitCode::SUCCESS;
+    match referee.serve(io::stdin().lock(), io::stdout().lock()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("hexwar referee: cannot read stdin: {e}");
+            ExitCode::FAILURE
         }
     }
-    ExitCode::SUCCESS
 }
 
 fn check_record(file: &Path, verify: bool) -> ExitCode {

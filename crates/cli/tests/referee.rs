@@ -37,6 +37,84 @@ fn referee(input: &str) -> Vec<String> {
         .collect()
 }
 
+/// Runs the referee on raw bytes; checks that it ends cleanly and returns its replies.
+fn referee_bytes(input: &[u8]) -> Vec<Value> {
+    let mut child = hexwar()
+        .arg("referee")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("hexwar runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Write from another thread: the referee answers while it reads.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    let written = writer.join().unwrap();
+    assert!(
+        out.status.success(),
+        "the referee stopped with {} after {} reply lines",
+        out.status,
+        out.stdout.iter().filter(|&&b| b == b'\n').count()
+    );
+    written.expect("the referee reads all its input");
+    String::from_utf8(out.stdout)
+        .expect("replies are UTF-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every reply is JSON"))
+        .collect()
+}
+
+/// The referee never stops on bad input: a line that is not UTF-8 and a line over the
+/// 1 MiB limit each get a `malformed` reply, and the requests after them are answered.
+/// (Before this test the referee exited with status 1 at the first non-UTF-8 line.)
+#[test]
+fn bad_bytes_and_huge_lines_get_replies_and_the_referee_goes_on() {
+    let mut input: Vec<u8> = Vec::new();
+    input.extend_from_slice(b"{\"cmd\":\"new\",\"game\":\"dice-race\",\"seed\":3}\n");
+    input.extend_from_slice(b"\xff\xfe{\"cmd\":\"hello\"}\n");
+    input.extend_from_slice(b"{\"cmd\":\"view\",\"seat\":\"\xc3\x28\"}\r\n");
+    // Over the limit, with a valid request at its start: refused whole.
+    input.extend_from_slice(b"{\"cmd\":\"hello\"}");
+    input.extend(std::iter::repeat_n(b' ', 1 << 20));
+    input.push(b'\n');
+    input.extend_from_slice(b"\n   \r\n");
+    input.extend_from_slice(
+        b"{\"cmd\":\"apply\",\"action\":{\"type\":\"set_trap\",\"cell\":2}}\r\n",
+    );
+    // The last line has no newline.
+    input.extend_from_slice(b"{\"cmd\":\"legal\"}");
+    let replies = referee_bytes(&input);
+    let codes: Vec<&str> = replies
+        .iter()
+        .map(|r| r["error"]["code"].as_str().unwrap_or("ok"))
+        .collect();
+    assert_eq!(
+        codes,
+        ["ok", "malformed", "malformed", "malformed", "ok", "ok"],
+        "{replies:?}"
+    );
+    assert!(
+        replies[1]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not UTF-8"),
+        "{}",
+        replies[1]
+    );
+    assert!(
+        replies[3]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("at most 1048576 bytes"),
+        "{}",
+        replies[3]
+    );
+    // The game went on as if the bad lines had not been there.
+    assert_eq!(replies[4]["version"], 1);
+    assert_eq!(replies[5]["to_move"], serde_json::json!({"seat": 1}));
+}
+
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/referee")
