@@ -30,6 +30,7 @@ pub mod notify;
 pub mod replay;
 pub mod secrets;
 pub mod store;
+pub mod webhook;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -1,7 +1,9 @@
 //! "Your move" notifications for asynchronous play: when the decision passes to a
 //! person's seat that asked for it, the server POSTs a small JSON to the seat's webhook
 //! and/or e-mails it through the configured SMTP server. Delivery is best effort, off
-//! the request path: a failure is logged and never changes the game.
+//! the request path: a failure is logged and never changes the game. Webhooks reach
+//! public internet addresses only, unless the operator allows private ones
+//! ([`crate::webhook`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,6 +17,7 @@ use serde_json::json;
 use crate::config::SmtpConfig;
 use crate::error::ApiError;
 use crate::hub::{Hub, Live};
+use crate::webhook::{WebhookClient, WebhookError};
 
 /// A notification to send.
 #[derive(Clone, Debug)]
@@ -55,29 +58,40 @@ pub(crate) fn check_email(address: &str) -> Result<(), ApiError> {
         .map_err(|e| ApiError::malformed(format!("not an e-mail address: {e}")))
 }
 
-/// Checks a webhook URL: http or https, at most 2,000 characters.
+/// Checks a webhook URL's form: http or https, at most 2,000 characters, no control
+/// characters, no user name or password ([`crate::webhook::check_url`]). Where it leads
+/// is checked by [`check_webhook_destination`].
 pub(crate) fn check_webhook(url: &str) -> Result<(), ApiError> {
-    let ok = url.len() <= 2000
-        && (url.starts_with("http://") || url.starts_with("https://"))
-        && reqwest::Url::parse(url).is_ok();
-    if ok {
-        Ok(())
-    } else {
-        Err(ApiError::malformed(
-            "a webhook is an http:// or https:// URL of at most 2,000 characters",
-        ))
-    }
+    crate::webhook::check_url(url)
+        .map(drop)
+        .map_err(|e| ApiError::malformed(e.to_string()))
+}
+
+/// Checks a webhook URL's form and that it leads to public internet addresses only,
+/// looking its host up now ([`crate::webhook::check_destination`]); with
+/// `allow_private` (`--allow-private-webhooks`) loopback, private and link-local
+/// addresses pass too. Delivery checks the addresses again when it connects.
+pub(crate) async fn check_webhook_destination(
+    url: &str,
+    allow_private: bool,
+) -> Result<(), ApiError> {
+    crate::webhook::check_destination(url, allow_private)
+        .await
+        .map_err(|e| ApiError::malformed(e.to_string()))
 }
 
 /// Sends `due` in the background.
 pub(crate) fn send(hub: &Arc<Hub>, due: Due) {
     let link = format!("{}/play/{}", hub.config.base_url(), due.game);
     let smtp = hub.config.smtp.clone();
+    let allow_private = hub.config.allow_private_webhooks;
     tokio::spawn(async move {
         if let Some(url) = &due.webhook
-            && let Err(e) = post_webhook(url, &due, &link).await
+            && let Err(e) = post_webhook(url, allow_private, &due, &link).await
         {
-            tracing::warn!(game = %due.game, seat = due.seat.0, error = %e, "webhook failed");
+            // The host only: a webhook's path or query may hold the receiver's secret.
+            let host = crate::webhook::host_of(url);
+            tracing::warn!(game = %due.game, seat = due.seat.0, %host, error = %e, "webhook failed");
         }
         if let (Some(address), Some(smtp)) = (&due.email, &smtp)
             && let Err(e) = send_email(smtp, address, &due, &link).await
@@ -87,24 +101,23 @@ pub(crate) fn send(hub: &Arc<Hub>, due: Due) {
     });
 }
 
-async fn post_webhook(url: &str, due: &Due, link: &str) -> Result<(), reqwest::Error> {
-    let client = reqwest::Client::builder()
-        .timeout(Duration::from_secs(10))
-        .build()?;
-    client
-        .post(url)
-        .json(&json!({
-            "event": "your_move",
-            "game": due.game,
-            "seat": due.seat.0,
-            "version": due.version,
-            "url": link,
-            "text": format!("{}: it is your move in game {} ({link})", due.seat, due.game),
-        }))
-        .send()
-        .await?
-        .error_for_status()?;
-    Ok(())
+async fn post_webhook(
+    url: &str,
+    allow_private: bool,
+    due: &Due,
+    link: &str,
+) -> Result<(), WebhookError> {
+    let body = json!({
+        "event": "your_move",
+        "game": due.game,
+        "seat": due.seat.0,
+        "version": due.version,
+        "url": link,
+        "text": format!("{}: it is your move in game {} ({link})", due.seat, due.game),
+    });
+    WebhookClient::shared(allow_private)?
+        .post_json(url, &body)
+        .await
 }
 
 async fn send_email(smtp: &SmtpConfig, to: &str, due: &Due, link: &str) -> Result<(), String> {
