@@ -7,6 +7,9 @@ export function h(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith('on')) node.addEventListener(k.slice(2), v);
+    // Through the CSSOM, which the server's Content-Security-Policy allows (a style
+    // attribute would need 'unsafe-inline').
+    else if (k === 'style') node.style.cssText = v;
     else if (v === true) node.setAttribute(k, '');
     else node.setAttribute(k, v);
   }

@@ -23,14 +23,12 @@ use tower_http::compression::predicate::{NotForContentType, Predicate, SizeAbove
 use tower_http::set_header::{SetResponseHeader, SetResponseHeaderLayer};
 
 /// The Content-Security-Policy of every response. The web client is plain ES modules
-/// from this origin, one stylesheet, SVG built with the DOM, and `fetch`/WebSocket to
-/// this origin; nothing else is allowed. `'unsafe-inline'` for style *attributes* only
-/// (`style-src-elem` keeps stylesheets to this origin): the client's `h()` helper
-/// colours seat swatches through `setAttribute('style', ...)`, which CSP treats as an
-/// inline style. Browsers without `style-src-elem` fall back to `style-src`.
+/// from this origin, one stylesheet, SVG built with the DOM (inline colours set through
+/// the CSSOM, which CSP allows), and `fetch`/WebSocket to this origin; nothing else is
+/// allowed.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
-     style-src 'self' 'unsafe-inline'; style-src-elem 'self'; img-src 'self'; \
-     connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+     style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; \
+     form-action 'self'; frame-ancestors 'none'";
 
 /// `Cache-Control` of API responses (and errors): each carries one seat's view.
 pub const NO_STORE: &str = "no-store";

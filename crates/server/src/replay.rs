@@ -66,6 +66,8 @@ impl Hub {
         } = checkpoint;
         let mut log = self.store.actions(id, from).await?;
         log.retain(|(seq, _)| *seq <= until);
+        self.replayed
+            .fetch_add(log.len() as u64, std::sync::atomic::Ordering::Relaxed);
         self.heavy(move || {
             for (_, body) in &log {
                 let before = session.version();

@@ -403,3 +403,55 @@ async fn names_and_messages_are_refused_cleanly() {
         server.stop().await;
     }
 }
+
+/// Hole 5: `/history`, `/steps?since=0`, `/at` and a live `since=0` replayed the whole
+/// log on every call (452 ms for a 2,249-action game, and 24 at once pushed another
+/// player's round trip from 10 ms to 1 s). Now a replay starts from the nearest
+/// checkpoint (every 256 log entries) and the history is kept: the work a request
+/// causes grows with the range it asks for, not with the game's length. Checked on the
+/// server's count of replayed log entries, not on a clock.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replays_cost_the_range_asked_not_the_game() {
+    use std::sync::atomic::Ordering;
+    let server = TestServer::start(config(&sqlite_url("replays"))).await;
+    let (id, _) = server
+        .create(json!({
+            "game": "viktory", "options": {"max_turns": 40},
+            "seats": [{"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"}]
+        }))
+        .await;
+    let state = server.wait_over(&id, Duration::from_mins(2)).await;
+    let version = state["version"].as_u64().expect("a version");
+    assert!(version > 1_000, "a long game: {version} steps");
+    let replayed = || server.running.hub.replayed.load(Ordering::Relaxed);
+    let cost = |before: u64| replayed() - before;
+
+    // The history is worked out once, then kept.
+    let before = replayed();
+    let (status, first) = server.get(&format!("/api/games/{id}/history"), None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(cost(before) <= version, "{}", cost(before));
+    for _ in 0..5 {
+        let before = replayed();
+        let (_, again) = server.get(&format!("/api/games/{id}/history"), None).await;
+        assert_eq!(again, first);
+        assert_eq!(cost(before), 0, "the history is kept");
+    }
+    // The game near its end, and the last few steps: a checkpoint's worth at most.
+    for v in [version, version - 1, version / 2] {
+        let before = replayed();
+        let (status, _) = server.get(&format!("/api/games/{id}/at/{v}"), None).await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(cost(before) < 256, "/at/{v} replayed {}", cost(before));
+    }
+    let before = replayed();
+    let (_, steps) = server
+        .get(
+            &format!("/api/games/{id}/steps?since={}", version - 10),
+            None,
+        )
+        .await;
+    assert_eq!(steps["steps"].as_array().map(Vec::len), Some(10));
+    assert!(cost(before) < 256 + 10, "{}", cost(before));
+    server.stop().await;
+}
