@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, RawQuery, State};
 use axum::http::HeaderMap;
@@ -79,14 +80,22 @@ impl Drop for SocketPermit {
 /// caps ([`Sockets`]) is accepted and closed at once with code 1013 (try again later)
 /// and the reason in words: a browser cannot read why a handshake was refused.
 pub(crate) async fn upgrade(
-    ws: WebSocketUpgrade,
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
     RawQuery(raw): RawQuery,
     Caller(token): Caller,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Result<Response, ApiError> {
+    // The game's id first (a bad one is a 404), then whether this is an upgrade at
+    // all, answered in JSON like every other refusal.
+    let ws = ws.map_err(|e| {
+        ApiError::malformed(format!(
+            "this route is a WebSocket: {} (see docs/server.md)",
+            e.body_text()
+        ))
+    })?;
     let params = Params::parse(raw.as_deref())?;
     let (who, version) = {
         let slot = hub.slot(&id);

@@ -487,6 +487,11 @@ impl Hub {
         }
         if let Some(url) = &webhook {
             crate::notify::check_webhook(url)?;
+            // Only a seat may make the server look a name up (which can take seconds).
+            crate::api::caller_audience(self, id, Some(token)).await?;
+            // Only public destinations, looked up now and again at each delivery.
+            crate::notify::check_webhook_destination(url, self.config.allow_private_webhooks)
+                .await?;
         }
         self.change_seat(id, Some(token.to_owned()), None, |row, _| {
             row.notify_email = email;

@@ -34,11 +34,7 @@ use serde_json::{Map, Value, json};
 
 /// Kinds of failure known and being fixed in files this test does not own: printed,
 /// but they do not fail the test. Remove an entry once its fix lands.
-const KNOWN: &[&str] = &[
-    // live.rs: `GET /live` without a WebSocket upgrade is refused in plain text
-    // ("Connection header did not include 'upgrade'"), not `{code, message}` JSON.
-    "GET /api/games/{id}/live: not JSON",
-];
+const KNOWN: &[&str] = &[];
 
 /// A game the test created, with each seat's token (`None`: a bot or an open seat).
 struct Game {

@@ -151,7 +151,10 @@ async fn take_backs_in_a_whole_game() {
             told += 1;
         }
     }
-    assert_eq!(told, version, "in the classic rules a spectator is told every step");
+    assert_eq!(
+        told, version,
+        "in the classic rules a spectator is told every step"
+    );
     assert_eq!(standing.len() as u64, actions);
     // A restarted server rebuilds the same game from its log.
     let views: Vec<Value> = {
