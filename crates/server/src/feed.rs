@@ -10,7 +10,9 @@
 //! - the audience took it, or
 //! - it shows the audience an event (after the game's own filtering), or
 //! - it hands the decision to another seat than the one the audience last knew to
-//!   decide, or ends the game (a seat always learns that it must act), or
+//!   decide, or ends the game, or
+//! - it leaves the audience (a seat) to act: a seat always knows the current version
+//!   when it must act, or
 //! - it takes back a step the audience was told.
 //!
 //! Everything that leaves the server for an audience (`version`, `since`, step
@@ -96,7 +98,9 @@ impl Feeds {
             let hand_over = *to_move != ToMove::Chance && self.told[k].as_ref() != Some(to_move);
             // A take-back is news to whoever was told the step it takes back.
             let retold = undone.is_some_and(|u| self.points[k].binary_search(&(u + 1)).is_ok());
-            if own || hand_over || retold || !step.events_for(audience).is_empty() {
+            // The seat that must act now always knows the game's current version.
+            let deciding = matches!((to_move, audience), (ToMove::Seat(s), Some(a)) if *s == a);
+            if own || hand_over || deciding || retold || !step.events_for(audience).is_empty() {
                 self.points[k].push(before + 1);
                 if *to_move != ToMove::Chance {
                     self.told[k] = Some(to_move.clone());

@@ -228,7 +228,7 @@ pub async fn play_out(
 /// a finished record without take-backs by the rule of docs/server.md ("What leaves the
 /// server for a seat"), independently of the server's own bookkeeping: its own
 /// actions, steps that show it an event, a hand-over of the decision to a seat it did
-/// not know to decide, the end.
+/// not know to decide, the end, and every step after which it must act.
 pub fn told_points<G: Game>(record: &GameRecord<G>, seat: Option<Seat>) -> Vec<u64> {
     let mut state = G::from_setup(&record.setup).expect("setup");
     let known = |to_move: ToMove| (to_move != ToMove::Chance).then_some(to_move);
@@ -239,7 +239,8 @@ pub fn told_points<G: Game>(record: &GameRecord<G>, seat: Option<Seat>) -> Vec<u
         let shown = events.iter().any(|e| state.event_for(e, seat).is_some());
         let own = matches!((step.by, seat), (Actor::Seat(a), Some(b)) if a == b);
         let now = known(state.to_move());
-        if own || shown || (now.is_some() && now != decider) {
+        let deciding = matches!((state.to_move(), seat), (ToMove::Seat(s), Some(a)) if s == a);
+        if own || shown || deciding || (now.is_some() && now != decider) {
             points.push(i as u64 + 1);
             if now.is_some() {
                 decider = now;
