@@ -133,8 +133,11 @@ const label = (text) => String(text).replaceAll('_', ' ');
  */
 function optionControl(option) {
   const id = `option-${option.name}`;
-  const description = h('small', {}, ` \u2014 ${option.description}`);
-  const name = h('label', { for: id }, label(option.name));
+  // A numeric option's range (`min`, `max` in the catalog; for an object of numbers, each).
+  const ranged = option.min !== undefined && option.max !== undefined;
+  const range = ranged ? ` (${option.min} to ${option.max})` : '';
+  const description = h('small', {}, ` \u2014 ${option.description}${range}`);
+  const name = h('label', { for: id, title: ranged ? `from ${option.min} to ${option.max}` : undefined }, label(option.name));
   switch (option.kind) {
     case 'bool': {
       const box = h('input', { type: 'checkbox', id, name: option.name, checked: option.default });
@@ -143,12 +146,13 @@ function optionControl(option) {
     case 'number':
     case 'number_or_none': {
       const none = option.kind === 'number_or_none';
-      const input = h('input', { type: 'number', id, name: option.name, min: 0, step: 1, value: option.default === null ? '' : String(option.default), placeholder: none ? 'none' : '' });
+      const [min, max] = ranged ? [option.min, option.max] : [0, Infinity];
+      const input = h('input', { type: 'number', id, name: option.name, min, max: ranged ? max : undefined, step: 1, title: range.trim() || undefined, value: option.default === null ? '' : String(option.default), placeholder: none ? 'none' : '' });
       const read = () => {
         const text = input.value.trim();
         if (text === '' && none) return { value: null };
         const n = Number(text);
-        return text !== '' && Number.isInteger(n) && n >= 0 ? { value: n } : { error: `${text || 'nothing'} is not a whole number${none ? ' (leave it empty for none)' : ''}` };
+        return text !== '' && Number.isInteger(n) && n >= min && n <= max ? { value: n } : { error: `${text || 'nothing'} is not a whole number${ranged ? ` from ${min} to ${max}` : ''}${none ? ' (leave it empty for none)' : ''}` };
       };
       return { option, row: h('div', { class: 'option' }, name, ' ', input, description), read };
     }
@@ -167,7 +171,7 @@ function optionControl(option) {
       return { option, row: group, read };
     }
     default: {
-      const input = h('input', { id, name: option.name, value: JSON.stringify(option.default), size: 24 });
+      const input = h('input', { id, name: option.name, value: JSON.stringify(option.default), size: 24, title: range.trim() || undefined });
       const read = () => {
         try {
           return { value: JSON.parse(input.value) };

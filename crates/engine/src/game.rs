@@ -40,6 +40,16 @@ pub struct OptionInfo {
     /// [`OptionKind::Choices`] (a list of them).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub choices: Vec<serde_json::Value>,
+    /// The least value allowed, for [`OptionKind::Number`] and
+    /// [`OptionKind::NumberOrNone`] (`null` stays allowed for the latter), and for each
+    /// number of a [`OptionKind::Json`] option that is an object of numbers (dice per
+    /// unit type, say). `None`: the game states no bound. A game refuses values outside
+    /// `min..=max` when it is set up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<i64>,
+    /// The greatest value allowed, as for [`OptionInfo::min`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<i64>,
 }
 
 /// The kind of value an option takes.
@@ -79,6 +89,8 @@ impl OptionInfo {
             default,
             kind,
             choices: Vec::new(),
+            min: None,
+            max: None,
         }
     }
 
@@ -87,6 +99,15 @@ impl OptionInfo {
     pub fn with_kind(mut self, kind: OptionKind, choices: Vec<serde_json::Value>) -> OptionInfo {
         self.kind = kind;
         self.choices = choices;
+        self
+    }
+
+    /// The same option, taking values from `min` to `max` (both included); see
+    /// [`OptionInfo::min`].
+    #[must_use]
+    pub fn with_range(mut self, min: i64, max: i64) -> OptionInfo {
+        self.min = Some(min);
+        self.max = Some(max);
         self
     }
 }
@@ -255,4 +276,27 @@ pub(crate) fn parse_json<T: DeserializeOwned>(
 ) -> Result<T, Problem> {
     serde_json::from_value(value)
         .map_err(|e| Problem::new("malformed", format!("not a valid {what}: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An option's range is on the wire only when the game states one, so catalogs of
+    /// options without ranges read as before.
+    #[test]
+    fn option_ranges_are_written_only_when_given() {
+        let plain = OptionInfo::new("length", "How long.", serde_json::json!(5));
+        let text = serde_json::to_value(&plain).unwrap();
+        assert!(
+            text.get("min").is_none() && text.get("max").is_none(),
+            "{text}"
+        );
+        let ranged = plain.with_range(1, 9);
+        let text = serde_json::to_value(&ranged).unwrap();
+        assert_eq!(text["min"], 1);
+        assert_eq!(text["max"], 9);
+        let back: OptionInfo = serde_json::from_value(text).unwrap();
+        assert_eq!(back, ranged);
+    }
 }

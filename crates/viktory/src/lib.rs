@@ -29,7 +29,8 @@ pub use board::{Terrain, TileBank};
 pub use error::RuleError;
 pub use event::Event;
 pub use options::{
-    Allowances, CityUnits, DicePerKind, LostCapital, Retreat, Rules, Suppression, Victory,
+    Allowances, CityUnits, DicePerKind, LostCapital, OPTION_RANGES, OptionRange, Retreat, Rules,
+    Suppression, Victory,
 };
 pub use state::{Setup, Viktory};
 pub use unit::{PerKind, Reserve, Unit, UnitId, UnitKind};

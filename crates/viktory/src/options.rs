@@ -138,17 +138,27 @@ pub struct Rules {
     pub preset: String,
     /// Number of players.
     pub players: u8,
-    /// Board side S; 0 means the default for the player count.
+    /// Board side S; 0 means the default for the player count. Range: 0, or 4
+    /// to 12: the rulebooks use 5 to 8 (Expansion, Optional Map Size: larger); a side
+    /// below 4 leaves no interior ring for the start groups, and 12 (331 interior
+    /// hexes) keeps a board's searches and views small.
     pub board_side: u8,
-    /// The face-down tile bank; `None` means R-4's default for the board.
+    /// The face-down tile bank; `None` means R-4's default for the board. Each count
+    /// 0 to 331 (the interior of the largest board), and the counts add up to the
+    /// board's interior hexes (R-4: one tile for each).
     pub tile_bank: Option<TileBank>,
-    /// Hexes in each start group: 3 classic.
+    /// Hexes in each start group: 3 classic, 5 with the Expansion's accelerator.
+    /// Range 1 to 7: R-5 lays a group out as a hex and its ring at most.
     pub start_group: u8,
-    /// Movement allowances.
+    /// Movement allowances (9.11, 9.31): 2, 3, 2 and 5. Range 1 to 12 for each type:
+    /// the rulebooks go up to 8 (Expansion, Frigate Characteristics); a unit that
+    /// cannot move has no place in any ruleset, and 12 keeps movement searches small.
     pub movement: Allowances,
-    /// A die roll at or below this hits (10.1): 3.
+    /// A die roll at or below this hits (10.1): 3 (4 in combat supply, added by the
+    /// rules). Range 1 to 6, the faces of a die: a 1 always hits (tactical hit).
     pub hit_max: u8,
-    /// Longest bombardment range in hexes (11.0): 2.
+    /// Longest bombardment range in hexes (11.0): 2; 1 with the Expansion's Bombard
+    /// Range Limitation. Range 0 (no bombardment) to 5.
     pub bombard_range: u8,
     /// Line of sight limits bombardment at range 2 (11.2, R-12).
     pub line_of_sight: bool,
@@ -156,21 +166,29 @@ pub struct Rules {
     pub slow_terrain: bool,
     /// Road movement between own towns and cities (9.13).
     pub roads: bool,
-    /// Land units a frigate carries at a time (9.41).
+    /// Land units a frigate carries at a time (9.41): 3 in every ruleset. Range 1 to
+    /// 10: a frigate that carries nothing is no frigate.
     pub frigate_capacity: u8,
-    /// Land units a frigate may carry in one turn (9.41).
+    /// Land units a frigate may carry in one turn (9.41): 3. Range 1 to 30 (ten full
+    /// loads of the largest frigate).
     pub frigate_loads_per_turn: u8,
-    /// Attacker's dice per unit type present (12.3 step 1).
+    /// Attacker's dice per unit type present (12.3 step 1): 1, 2 for cavalry (1 in the
+    /// Expansion). Range 1 to 6 for each type: every type present rolls at least one
+    /// die, so a round can always score a hit and a battle cannot stall; six (a die's
+    /// faces) is three times the most any rulebook gives.
     pub attack_dice: DicePerKind,
-    /// Defender's dice per unit type present (12.3 step 2).
+    /// Defender's dice per unit type present (12.3 step 2): 1 each. Range 1 to 6 for
+    /// each type, as for `attack_dice`.
     pub defense_dice: DicePerKind,
-    /// Dice each attacking artillery rolls before the first round (12.3 step 0).
+    /// Dice each attacking artillery rolls before the first round (12.3 step 0): 1.
+    /// Range 0 (no pre-battle fire) to 6.
     pub pre_battle_fire: u8,
-    /// The naval support die (12.3 step 2, 12.32).
+    /// The naval support die (12.3 step 2, 12.32): 1. Range 0 to 6.
     pub naval_support_dice: u8,
-    /// Defensive terrain dice for a mountain hex or a city (12.3 step 2).
+    /// Defensive terrain dice for a mountain hex or a city (12.3 step 2): 2 (a
+    /// Metropolis has 3 of its own). Range 0 to 6.
     pub strong_terrain_dice: u8,
-    /// Defensive terrain dice for a forest hex or a town (12.3 step 2).
+    /// Defensive terrain dice for a forest hex or a town (12.3 step 2): 1. Range 0 to 6.
     pub weak_terrain_dice: u8,
     /// How defender suppression works (12.31, R-15).
     pub suppression: Suppression,
@@ -186,7 +204,7 @@ pub struct Rules {
     /// Expansion, Turn Sequence Reordered: move and fight, then build, then place.
     pub build_after_moving: bool,
     /// Expansion, Building Phase Accelerator: build actions per turn (a town costs one,
-    /// an upgrade two when there are two).
+    /// an upgrade two when there are two): 1 classic, 2 Expansion. Range 1 to 4.
     pub build_actions: u8,
     /// Expansion, Combat Supply: a city on each of the four land terrains makes every
     /// die of that player hit on one more (4 or less), bombardments included.
@@ -234,15 +252,18 @@ pub struct Rules {
     pub independent_exploration: bool,
     /// Expansion, Optional Quicker Victory Condition: the points that win at once (with
     /// the own capital held): 1 per town, 2 per city, +2 per enemy capital; `None` uses
-    /// the rulebook's table by player count.
+    /// the rulebook's table by player count (13 to 18). Range 1 to 200: more than the
+    /// points a player could hold on the largest board.
     pub quick_victory_points: Option<u16>,
     /// The second unit supported by a city on each terrain (8.2).
     pub city_units: CityUnits,
-    /// Empire points that win the race for dominance (5.4): 20.
+    /// Empire points that win the race for dominance (5.4): 20. Range 1 to 200, as for
+    /// `quick_victory_points`.
     pub race_points: u16,
     /// Victory conditions in force (5.0, R-19); at least one.
     pub victory: Vec<Victory>,
-    /// Game turns after which empires are scored; `None`: no limit.
+    /// Game turns after which empires are scored; `None`: no limit. Range 1 to
+    /// 1000: a whole game takes some tens of turns.
     pub max_turns: Option<u16>,
     /// The engine makes the owner's casualty choices by a fixed policy.
     pub auto_casualties: bool,
@@ -539,6 +560,56 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The values a numeric option allows: `min..=max` for each of its numbers (the four of
+/// a per-unit-type option, the five of a tile bank). [`Rules::validate`] refuses a value
+/// outside its range, and the presets show the ranges to clients
+/// ([`engine::OptionInfo::min`]). Each [`Rules`] field's documentation says why its
+/// bounds are where they are: they hold every value of every ruleset, variant and
+/// optional rule, and keep battles, searches and sums far from their types' limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionRange {
+    /// The option's name.
+    pub name: &'static str,
+    /// The least value allowed.
+    pub min: u16,
+    /// The greatest value allowed.
+    pub max: u16,
+    /// The rule section the option belongs to.
+    pub rule: &'static str,
+}
+
+const fn range(name: &'static str, min: u16, max: u16, rule: &'static str) -> OptionRange {
+    OptionRange {
+        name,
+        min,
+        max,
+        rule,
+    }
+}
+
+/// Every numeric option's range (`players` is the preset's, [`Rules::player_range`];
+/// `board_side` also allows 0, the default for the player count, but not 1 to 3).
+pub const OPTION_RANGES: &[OptionRange] = &[
+    range("board_side", 0, 12, "R-3"),
+    range("tile_bank", 0, 331, "R-4"),
+    range("start_group", 1, 7, "R-5"),
+    range("movement", 1, 12, "9.11"),
+    range("hit_max", 1, 6, "10.1"),
+    range("bombard_range", 0, 5, "11.0"),
+    range("frigate_capacity", 1, 10, "9.41"),
+    range("frigate_loads_per_turn", 1, 30, "9.41"),
+    range("attack_dice", 1, 6, "12.3"),
+    range("defense_dice", 1, 6, "12.3"),
+    range("pre_battle_fire", 0, 6, "12.3"),
+    range("naval_support_dice", 0, 6, "12.32"),
+    range("strong_terrain_dice", 0, 6, "12.3"),
+    range("weak_terrain_dice", 0, 6, "12.3"),
+    range("build_actions", 1, 4, "Expansion"),
+    range("quick_victory_points", 1, 200, "Expansion"),
+    range("race_points", 1, 200, "5.4"),
+    range("max_turns", 1, 1000, "R-19"),
+];
+
 /// The presets this crate implements now.
 pub(crate) const PRESETS: &[&str] = &["classic", "expansion", "online", "viktory1"];
 
@@ -755,9 +826,12 @@ impl Rules {
             let options = OPTION_TEXTS
                 .iter()
                 .map(|&(name, text)| {
-                    let info = OptionInfo::new(name, text, json[name].clone());
-                    match option_kind(name) {
-                        Some((kind, choices)) => info.with_kind(kind, choices),
+                    let mut info = OptionInfo::new(name, text, json[name].clone());
+                    if let Some((kind, choices)) = option_kind(name) {
+                        info = info.with_kind(kind, choices);
+                    }
+                    match rules.option_range(name) {
+                        Some((min, max)) => info.with_range(i64::from(min), i64::from(max)),
                         None => info,
                     }
                 })
@@ -854,14 +928,10 @@ impl Rules {
                 ),
             ));
         }
-        if self.board_side != 0 && !(4..=12).contains(&self.board_side) {
-            p.push(Problem::with_rule(
-                "board_side",
-                "R-3",
-                format!("the board side must be 4 to 12, not {}", self.board_side),
-            ));
-        }
-        if p.is_empty() && (4..=12).contains(&self.side()) && (1..=7).contains(&self.start_group) {
+        let layout_known =
+            p.is_empty() && (4..=12).contains(&self.side()) && (1..=7).contains(&self.start_group);
+        p.extend(self.range_problems());
+        if layout_known {
             // every player needs start hexes of his own.
             let groups = crate::board::start_groups(self.side(), self.players, self.start_group);
             let mut all: Vec<hexmap::Hex> = groups.concat();
@@ -880,67 +950,11 @@ impl Rules {
                 ));
             }
         }
-        if !(1..=7).contains(&self.start_group) {
-            p.push(Problem::with_rule(
-                "start_group",
-                "R-5",
-                "a start group has 1 to 7 hexes",
-            ));
-        }
-        if !(1..=6).contains(&self.hit_max) {
-            p.push(Problem::with_rule(
-                "hit_max",
-                "10.1",
-                "hits are scored on 1 to 6",
-            ));
-        }
-        if self.frigate_capacity == 0
-            || self.frigate_capacity > 10
-            || self.frigate_loads_per_turn > 30
-        {
-            p.push(Problem::with_rule(
-                "frigate_capacity",
-                "9.41",
-                "a frigate carries 1 to 10 units",
-            ));
-        }
-        if self.bombard_range > 5 {
-            p.push(Problem::with_rule(
-                "bombard_range",
-                "11.0",
-                "bombardment range is at most 5",
-            ));
-        }
-        let m = self.movement;
-        if [m.infantry, m.cavalry, m.artillery, m.frigate]
-            .iter()
-            .any(|&x| x == 0 || x > 12)
-        {
-            p.push(Problem::with_rule(
-                "movement",
-                "9.11",
-                "movement allowances are 1 to 12",
-            ));
-        }
         if self.victory.is_empty() {
             p.push(Problem::with_rule(
                 "victory",
                 "5.0",
                 "choose at least one victory condition",
-            ));
-        }
-        if !(1..=4).contains(&self.build_actions) {
-            p.push(Problem::with_rule(
-                "build_actions",
-                "Expansion",
-                "build actions per turn are 1 to 4",
-            ));
-        }
-        if self.max_turns == Some(0) {
-            p.push(Problem::with_rule(
-                "max_turns",
-                "R-19",
-                "max_turns must be at least 1",
             ));
         }
         if self.city_units.plains == UnitKind::Frigate
@@ -1021,6 +1035,110 @@ impl Rules {
         } else {
             Err(SetupErrors(p))
         }
+    }
+
+    /// The range of the numeric option `name` ([`OPTION_RANGES`]; `players` by the
+    /// preset), or `None` for an option that is not a number.
+    pub fn option_range(&self, name: &str) -> Option<(u16, u16)> {
+        if name == "players" {
+            let (min, max) = Rules::player_range(&self.preset);
+            return Some((u16::from(min), u16::from(max)));
+        }
+        OPTION_RANGES
+            .iter()
+            .find(|r| r.name == name)
+            .map(|r| (r.min, r.max))
+    }
+
+    /// The numbers of the numeric option `name`, each with the part it is of (a unit
+    /// type, a terrain) for the options that have several; none for `null`.
+    fn numbers(&self, name: &str) -> Vec<(Option<&'static str>, u16)> {
+        let one = |n: u8| vec![(None, u16::from(n))];
+        let per_kind = |d: PerKind| -> Vec<(Option<&'static str>, u16)> {
+            UnitKind::ALL
+                .iter()
+                .map(|&k| (Some(k.name()), u16::from(d.get(k))))
+                .collect()
+        };
+        match name {
+            "board_side" => one(self.board_side),
+            "tile_bank" => self.tile_bank.map_or_else(Vec::new, |b| {
+                crate::board::Terrain::ALL
+                    .iter()
+                    .map(|&t| (Some(t.name()), b.get(t)))
+                    .collect()
+            }),
+            "start_group" => one(self.start_group),
+            "movement" => per_kind(self.movement),
+            "hit_max" => one(self.hit_max),
+            "bombard_range" => one(self.bombard_range),
+            "frigate_capacity" => one(self.frigate_capacity),
+            "frigate_loads_per_turn" => one(self.frigate_loads_per_turn),
+            "attack_dice" => per_kind(self.attack_dice),
+            "defense_dice" => per_kind(self.defense_dice),
+            "pre_battle_fire" => one(self.pre_battle_fire),
+            "naval_support_dice" => one(self.naval_support_dice),
+            "strong_terrain_dice" => one(self.strong_terrain_dice),
+            "weak_terrain_dice" => one(self.weak_terrain_dice),
+            "build_actions" => one(self.build_actions),
+            "quick_victory_points" => self
+                .quick_victory_points
+                .map(|n| (None, n))
+                .into_iter()
+                .collect(),
+            "race_points" => vec![(None, self.race_points)],
+            "max_turns" => self.max_turns.map(|n| (None, n)).into_iter().collect(),
+            _ => vec![],
+        }
+    }
+
+    /// Every numeric option outside its range ([`OPTION_RANGES`]), one problem per
+    /// option naming the range, and a tile bank that does not fill the board.
+    fn range_problems(&self) -> Vec<Problem> {
+        let mut p = Vec::new();
+        for r in OPTION_RANGES {
+            let numbers = self.numbers(r.name);
+            let Some(&(part, value)) = numbers.iter().find(|&&(_, n)| {
+                !(r.min..=r.max).contains(&n) || (r.name == "board_side" && (1..4).contains(&n))
+            }) else {
+                continue;
+            };
+            let (min, max, name) = (r.min, r.max, r.name);
+            let message = match (name, part) {
+                ("board_side", _) => format!(
+                    "board_side must be 0 (the default for the player count) or 4 to {max}, not {value}"
+                ),
+                ("tile_bank", Some(part)) => {
+                    format!(
+                        "tile_bank must hold {min} to {max} tiles of each terrain, not {value} ({part})"
+                    )
+                }
+                (_, Some(part)) => {
+                    format!(
+                        "{name} must be {min} to {max} for each unit type, not {value} ({part})"
+                    )
+                }
+                (_, None) => format!("{name} must be {min} to {max}, not {value}"),
+            };
+            p.push(Problem::with_rule(name, r.rule, message));
+        }
+        if let Some(bank) = self.tile_bank
+            && (4..=12).contains(&self.side())
+        {
+            let side = u32::from(self.side());
+            let interior = 3 * (side - 1) * (side - 2) + 1;
+            if bank.total() != interior {
+                p.push(Problem::with_rule(
+                    "tile_bank",
+                    "R-4",
+                    format!(
+                        "tile_bank holds {} tiles, but a board of side {side} has {interior} face-down hexes",
+                        bank.total()
+                    ),
+                ));
+            }
+        }
+        p
     }
 
     /// The units a town (`city = false`) or city on `terrain` supports (8.1, 8.2).

@@ -394,3 +394,153 @@ fn every_option_kind_fits_its_values() {
         }
     }
 }
+
+/// Every numeric option states its range in the catalog, its default lies inside, both
+/// ends are accepted and one past the top is refused with a problem that names the
+/// option and the range (R-2). Options that are objects of numbers (dice and movement
+/// per unit type) have the range for each number.
+#[test]
+fn every_numeric_option_has_a_range_that_setup_enforces() {
+    use engine::OptionKind;
+    for preset in Viktory::presets() {
+        let players = preset.min_players;
+        for o in &preset.options {
+            let numeric_object = o
+                .default
+                .as_object()
+                .is_some_and(|m| m.values().all(serde_json::Value::is_u64));
+            // The tile bank is an object of numbers too, `null` by default (tested below).
+            let numeric = matches!(o.kind, OptionKind::Number | OptionKind::NumberOrNone)
+                || numeric_object
+                || o.name == "tile_bank";
+            assert_eq!(
+                numeric,
+                o.min.is_some() && o.max.is_some(),
+                "{} {}: a range exactly on the numeric options",
+                preset.name,
+                o.name
+            );
+            let (Some(min), Some(max)) = (o.min, o.max) else {
+                continue;
+            };
+            if o.name == "tile_bank" {
+                continue;
+            }
+            if o.name == "players" {
+                assert_eq!(
+                    (min, max),
+                    (i64::from(preset.min_players), i64::from(preset.max_players))
+                );
+                continue;
+            }
+            let with = |n: i64| -> serde_json::Value {
+                match o.default.as_object() {
+                    Some(m) => m
+                        .keys()
+                        .map(|k| (k.clone(), serde_json::Value::from(n)))
+                        .collect(),
+                    None => n.into(),
+                }
+            };
+            if let Some(d) = o.default.as_u64() {
+                assert!(
+                    (min..=max).contains(&(d as i64)),
+                    "{} {}",
+                    preset.name,
+                    o.name
+                );
+            }
+            for n in [min, max] {
+                let options = serde_json::json!({ o.name.clone(): with(n) }).to_string();
+                assert!(
+                    new_game(&preset.name, players, &options).is_ok(),
+                    "{} {} = {n}",
+                    preset.name,
+                    o.name
+                );
+            }
+            let options = serde_json::json!({ o.name.clone(): with(max + 1) }).to_string();
+            let err = new_game(&preset.name, players, &options).unwrap_err();
+            let named = err
+                .0
+                .iter()
+                .find(|p| p.code == o.name)
+                .unwrap_or_else(|| panic!("{} {} = {}: {err}", preset.name, o.name, max + 1));
+            assert!(
+                named
+                    .message
+                    .contains(&format!("{} must be {min} ", o.name))
+                    && named.message.contains(&format!(" to {max}")),
+                "{}",
+                named.message
+            );
+        }
+    }
+}
+
+/// Out-of-range numbers are all reported at once, each naming its option and range;
+/// nothing wraps (128 + 128 dice would be 0 in a byte).
+#[test]
+fn out_of_range_options_are_reported_together() {
+    let err = new_game(
+        "classic",
+        2,
+        r#"{"attack_dice": {"infantry": 1, "cavalry": 128, "artillery": 128, "frigate": 1},
+            "hit_max": 0, "pre_battle_fire": 255, "max_turns": 0, "race_points": 65535}"#,
+    )
+    .unwrap_err();
+    let messages: Vec<&str> = err.0.iter().map(|p| p.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "hit_max must be 1 to 6, not 0",
+            "attack_dice must be 1 to 6 for each unit type, not 128 (cavalry)",
+            "pre_battle_fire must be 0 to 6, not 255",
+            "race_points must be 1 to 200, not 65535",
+            "max_turns must be 1 to 1000, not 0",
+        ]
+    );
+    assert!(
+        new_game("classic", 2, r#"{"board_side": 3}"#)
+            .unwrap_err()
+            .0[0]
+            .message
+            .contains("board_side must be 0 (the default for the player count) or 4 to 12")
+    );
+    let err = new_game(
+        "classic",
+        2,
+        r#"{"tile_bank": {"plains": 10, "grassland": 10, "forest": 10, "mountain": 10, "water": 10}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(err.0[0].code, "tile_bank", "{err}");
+    assert!(new_game(
+        "classic",
+        2,
+        r#"{"tile_bank": {"plains": 10, "grassland": 10, "forest": 10, "mountain": 7, "water": 0}}"#,
+    )
+    .is_ok());
+}
+
+/// A whole setup read from JSON (the server's `"setup"`, the referee's `load`) meets the
+/// same ranges: rules missing from it take the preset's values, but out-of-range ones
+/// are refused, for the setup and for a state read from JSON.
+#[test]
+fn a_setup_read_from_json_meets_the_option_ranges() {
+    let json = serde_json::json!({
+        "rules": {"preset": "expansion", "players": 2,
+                  "defense_dice": {"infantry": 200, "cavalry": 1, "artillery": 1, "frigate": 1},
+                  "strong_terrain_dice": 9}
+    });
+    let setup: viktory::Setup = serde_json::from_value(json.clone()).unwrap();
+    let err = Viktory::from_setup(&setup).unwrap_err();
+    let codes: Vec<&str> = err.0.iter().map(|p| p.code.as_str()).collect();
+    assert_eq!(codes, ["defense_dice", "strong_terrain_dice"], "{err}");
+    let state: Result<Viktory, _> = serde_json::from_value(json);
+    assert!(
+        state
+            .unwrap_err()
+            .to_string()
+            .contains("defense_dice must be 1 to 6")
+    );
+}
