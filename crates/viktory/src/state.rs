@@ -208,7 +208,7 @@ pub struct Turn {
 }
 
 /// Hits to be assigned as casualties (10.1).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Hits {
     /// Rolls of 1: the firing player chooses the casualty.
     pub tactical: u8,
@@ -219,15 +219,24 @@ pub struct Hits {
 impl Hits {
     /// Hits from a set of dice (10.1): `hit_max` or less hits, 1 is tactical.
     pub fn from_rolls(rolls: &[u8], hit_max: u8) -> Hits {
-        let tactical = rolls.iter().filter(|&&r| r == 1).count() as u8;
-        let regular = rolls.iter().filter(|&&r| r > 1 && r <= hit_max).count() as u8;
-        Hits { tactical, regular }
+        let tactical = rolls.iter().filter(|&&r| r == 1).count();
+        let regular = rolls.iter().filter(|&&r| r > 1 && r <= hit_max).count();
+        Hits {
+            tactical: saturating_u8(tactical),
+            regular: saturating_u8(regular),
+        }
     }
 
-    /// All hits.
+    /// All hits (at most 255: more could not take more units than a hex holds of a
+    /// kind, and a fire step rolls at most 255 dice).
     pub const fn total(&self) -> u8 {
-        self.tactical + self.regular
+        self.tactical.saturating_add(self.regular)
     }
+}
+
+/// A count as a `u8`, 255 for anything larger (dice, hits and units counted in bytes).
+pub(crate) fn saturating_u8(n: usize) -> u8 {
+    u8::try_from(n).unwrap_or(u8::MAX)
 }
 
 /// The steps of a battle (12.3).
@@ -516,6 +525,67 @@ pub struct Viktory {
     pub(crate) pillaged: Vec<Hex>,
 }
 
+/// Most units a setup may hold (a game holds some hundreds at most).
+const MAX_UNITS: usize = 2000;
+
+/// The lists of a setup longer than a game can make them: hexes beyond the board's, units
+/// beyond [`MAX_UNITS`], dice beyond a byte.
+fn oversized(setup: &Setup, hexes: usize) -> Vec<Problem> {
+    let t = &setup.turn;
+    let mut lists: Vec<(&str, usize, usize)> = vec![
+        ("tiles", setup.tiles.len(), hexes),
+        ("towns", setup.towns.len(), hexes),
+        ("units", setup.units.len(), MAX_UNITS),
+        ("reveals", setup.reveals.len(), hexes),
+        ("drawn", setup.drawn.len(), hexes),
+        ("pillaged", setup.pillaged.len(), hexes),
+        ("turn.started_here", t.started_here.len(), MAX_UNITS),
+        ("turn.battle_hexes", t.battle_hexes.len(), hexes),
+        ("turn.pending_battles", t.pending_battles.len(), hexes),
+        ("turn.capital_candidates", t.capital_candidates.len(), hexes),
+        ("turn.placement_battles", t.placement_battles.len(), hexes),
+        ("turn.placed", t.placed.len(), MAX_UNITS),
+        ("turn.repairs", t.repairs.len(), MAX_UNITS),
+        ("turn.frigate_bombards", t.frigate_bombards.len(), MAX_UNITS),
+    ];
+    for v in &setup.explored {
+        lists.push(("explored", v.len(), hexes));
+    }
+    for v in &setup.remembered {
+        lists.push(("remembered", v.len(), hexes));
+    }
+    if let Some(b) = &setup.battle {
+        lists.push(("battle.rolls", b.rolls.len(), usize::from(u8::MAX)));
+        lists.push(("battle.marked", b.marked.len(), MAX_UNITS));
+        lists.push(("battle.entries", b.entries.len(), hexes));
+    }
+    if let Some(c) = &setup.capture {
+        // A Metropolis supports at most five units, its extra ones included.
+        lists.push(("capture.owed", c.owed.len(), 8));
+    }
+    if let Some(b) = &setup.balance {
+        lists.push(("balance.hexes", b.hexes.len(), hexes));
+    }
+    if let Some(h) = &setup.handover {
+        lists.push(("handover.battles", h.battles.len(), hexes));
+        lists.push((
+            "handover.placement_battles",
+            h.placement_battles.len(),
+            hexes,
+        ));
+    }
+    let mut p = Vec::new();
+    for (name, len, most) in lists {
+        if len > most && !p.iter().any(|q: &Problem| q.code == name) {
+            p.push(Problem::new(
+                name,
+                format!("{name} holds {len} entries, more than the {most} a game can have"),
+            ));
+        }
+    }
+    p
+}
+
 impl TryFrom<Setup> for Viktory {
     type Error = SetupErrors;
 
@@ -535,9 +605,14 @@ impl Viktory {
     pub fn from_setup(setup: &Setup) -> Result<Viktory, SetupErrors> {
         setup.rules.validate()?;
         let rules = setup.rules.clone();
-        let mut p: Vec<Problem> = Vec::new();
         let n = rules.players;
         let board = board(rules.side());
+        // Lists longer than anything a game can hold are refused before any check
+        // that compares their entries with each other.
+        let mut p = oversized(setup, board.len());
+        if !p.is_empty() {
+            return Err(SetupErrors(p));
+        }
         let mut cells: Grid<Cell> = Grid::from_board(&board, Cell::default());
         for hex in board.perimeter() {
             cells.get_hex_mut(&board, hex).expect("on board").terrain = Some(Terrain::Water);
@@ -564,7 +639,8 @@ impl Viktory {
                 )),
                 Some(c) => {
                     c.terrain = Some(t.terrain);
-                    *revealed_interior.get_mut(t.terrain) += 1;
+                    let n = revealed_interior.get_mut(t.terrain);
+                    *n = n.saturating_add(1);
                 }
             }
         }
@@ -714,7 +790,9 @@ impl Viktory {
                 }
             } else if u.kind.is_land()
                 && !terrain.is_land()
-                && !(setup.rules.road_ferry_network && setup.turn.moving == Some(u.id))
+                && !(setup.rules.road_ferry_network
+                    && setup.turn.moving == Some(u.id)
+                    && (u.mp > 0 || u.road_run > 0))
             {
                 p.push(Problem::with_rule(
                     "terrain",
@@ -786,12 +864,89 @@ impl Viktory {
                 ));
             }
         }
-        if let Some(m) = turn.moving
-            && !units.iter().any(|u| u.id == m)
+        // Each queued hex takes one tile from the pile: a hex queued twice would
+        // draw from a pile with nothing left for it.
+        let mut queued = setup.reveals.clone();
+        queued.sort_unstable();
+        for w in queued.windows(2).filter(|w| w[0] == w[1]) {
+            if !p
+                .iter()
+                .any(|q| q.code == "reveals" && q.message.contains(&w[0].to_string()))
+            {
+                p.push(Problem::with_rule(
+                    "reveals",
+                    "R-4",
+                    format!("hex {} is queued for reveal more than once", w[0]),
+                ));
+            }
+        }
+        if !setup.drawn.is_empty()
+            && (!setup.rules.map_customization || setup.drawn.len() > setup.reveals.len())
         {
-            p.push(Problem::new(
+            // Expansion, Map Exploration & Customization: one tile drawn per waiting hex.
+            p.push(Problem::with_rule(
+                "drawn",
+                "Expansion",
+                format!(
+                    "{} tiles are drawn for {} hexes waiting to be revealed, or map customization is off",
+                    setup.drawn.len(),
+                    setup.reveals.len()
+                ),
+            ));
+        }
+        // 4.0: before the first player is drawn nobody has a capital; then the players
+        // open in turn from the first player clockwise, each building his capital, so
+        // only those whose opening has come (the one now opening included) have one.
+        let setup_done = setup.rules.quicker_game_setup && turn.openings_done >= n;
+        let opened = |seat: Seat| -> Option<u8> {
+            seat_ok(seat).then(|| (seat.0 + n - turn.first.0 % n.max(1)) % n.max(1))
+        };
+        let capital_seats = setup.towns.iter().filter_map(|t| t.town.capital_of);
+        let opening_ok = match turn.stage {
+            Stage::FirstPlayer if !setup_done => {
+                turn.openings_done == 0 && capital_seats.count() == 0
+            }
+            Stage::Opening => {
+                let done = turn.openings_done;
+                done < n
+                    && opened(turn.active) == Some(done)
+                    && capital_seats
+                        .into_iter()
+                        .all(|c| opened(c).is_some_and(|k| k <= done))
+            }
+            _ => true,
+        };
+        if !opening_ok {
+            p.push(Problem::with_rule(
                 "turn",
-                format!("the moving unit {m} does not exist"),
+                "4.0",
+                format!(
+                    "the openings go from the first player clockwise: {} have opened, and only they and the player opening now may have capitals",
+                    turn.openings_done
+                ),
+            ));
+        }
+        if matches!(turn.stage, Stage::SetupBuild | Stage::SetupPlace) && !setup_done {
+            // Quicker Game Setup: the building rounds follow every player's opening.
+            p.push(Problem::with_rule(
+                "turn",
+                "Expansion",
+                "the setup rounds come after every opening, in games with quicker_game_setup",
+            ));
+        }
+        // the moving unit is one of the acting player's, in his movement phase.
+        let actor_ok = |owner: Seat| {
+            owner == turn.active || setup.handover.as_ref().is_some_and(|h| h.vassal == owner)
+        };
+        if let Some(m) = turn.moving
+            && !units
+                .iter()
+                .any(|u| u.id == m && actor_ok(u.owner) && turn.stage == Stage::Move)
+        {
+            p.push(Problem::with_rule(
+                "turn",
+                "R-9",
+                format!("the moving unit {m} does not exist, is not the acting player's, or moves outside the movement phase"),
             ));
         }
         if let Some(b) = &setup.battle
@@ -868,29 +1023,41 @@ impl Viktory {
                     format!("{}'s Ruler or Vassals name impossible seats", Seat(i as u8)),
                 ));
             }
-            if pl.reserve.total() > 400 || UnitKind::ALL.iter().any(|&k| pl.reserve.get(k) > 100) {
+            // Units are counted in bytes: at most 255 of a kind on hand, so that no
+            // casualty or redeployment can overflow the Reserve box.
+            let mut on_hand = [
+                usize::from(pl.reserve.infantry),
+                usize::from(pl.reserve.cavalry),
+                usize::from(pl.reserve.artillery),
+                usize::from(pl.reserve.frigate),
+            ];
+            for u in units.iter().filter(|u| u.owner.index() == i) {
+                on_hand[u.kind.index()] += 1;
+            }
+            if let Some(k) = UnitKind::ALL
+                .iter()
+                .find(|k| on_hand[k.index()] > usize::from(u8::MAX))
+            {
                 p.push(Problem::new(
                     "reserve",
-                    format!("{}'s reserve is impossibly large", Seat(i as u8)),
+                    format!(
+                        "{} has {} {k} units on the map and in reserve, more than 255",
+                        Seat(i as u8),
+                        on_hand[k.index()]
+                    ),
                 ));
             }
-        }
-        if units.len() > 2000 {
-            p.push(Problem::new("units", "more than 2000 units"));
         }
         let largest = units.iter().map(|u| u.id.0).max();
         let next_unit = setup
             .next_unit
-            .unwrap_or_else(|| largest.map_or(0, |m| m + 1));
-        if largest.is_some_and(|m| next_unit <= m) {
+            .unwrap_or_else(|| largest.map_or(0, |m| m.saturating_add(1)));
+        // 65535: the ids have run out, and new units take the lowest free one.
+        if largest.is_some_and(|m| next_unit <= m) && next_unit != u16::MAX {
             p.push(Problem::new(
                 "next_unit",
                 "next_unit must be above every unit id",
             ));
-        }
-        if next_unit > 60_000 {
-            // Leaves room for every unit the game can still create.
-            p.push(Problem::new("next_unit", "unit ids must stay below 60000"));
         }
         if !p.is_empty() {
             return Err(SetupErrors(p));
@@ -939,6 +1106,26 @@ impl Viktory {
         crate::rules::fog::refresh(&mut state);
         state.check_playable()?;
         Ok(state)
+    }
+
+    /// The id of a unit about to be placed: `next_unit`, which then moves on; once the
+    /// ids have run out (65535, after some 65 000 placements), the lowest id no unit
+    /// holds. Units are kept sorted by id, so the caller inserts the unit in its place.
+    pub(crate) fn new_unit_id(&mut self) -> UnitId {
+        if self.next_unit < u16::MAX {
+            let id = UnitId(self.next_unit);
+            self.next_unit += 1;
+            return id;
+        }
+        let mut free = 0u16;
+        for u in &self.units {
+            if u.id.0 == free {
+                free = free.saturating_add(1);
+            } else if u.id.0 > free {
+                break;
+            }
+        }
+        UnitId(free)
     }
 
     /// A loaded position must let the game go on: whoever is to move has something to do.
@@ -1193,7 +1380,7 @@ impl Viktory {
         for (hex, t) in self.towns().filter(|(_, t)| t.owner == seat) {
             let terrain = self.terrain(hex).unwrap_or(Terrain::Plains);
             for k in t.units(&self.rules, terrain, true) {
-                *r.get_mut(k) += 1;
+                r.gain(k);
             }
         }
         r
@@ -1203,9 +1390,21 @@ impl Viktory {
     pub fn on_hand(&self, seat: Seat) -> Reserve {
         let mut r = self.players[seat.index()].reserve;
         for u in self.units.iter().filter(|u| u.owner == seat) {
-            *r.get_mut(u.kind) += 1;
+            r.gain(u.kind);
         }
         r
+    }
+
+    /// One more `kind` in `seat`'s reserve (a town built, a city captured...), unless he
+    /// has 255 of that kind on hand already (on the map and in reserve): the most a
+    /// byte counts, which no ruleset comes near but a hand-made position may. Returns
+    /// whether the unit was added.
+    pub(crate) fn gain(&mut self, seat: Seat, kind: UnitKind) -> bool {
+        if self.on_hand(seat).get(kind) == u8::MAX {
+            return false;
+        }
+        self.players[seat.index()].reserve.gain(kind);
+        true
     }
 
     /// The highest die that hits for `seat`: one more in combat supply (Expansion: a city

@@ -162,6 +162,14 @@ impl PerKind {
         }
     }
 
+    /// One more of `kind`. A count stays at 255 rather than wrapping: no ruleset comes
+    /// near it (a Reserve box holds what a player's towns and cities support), but a
+    /// hand-made position may.
+    pub fn gain(&mut self, kind: UnitKind) {
+        let n = self.get_mut(kind);
+        *n = n.saturating_add(1);
+    }
+
     /// The sum over all kinds.
     pub fn total(&self) -> u32 {
         UnitKind::ALL.iter().map(|&k| u32::from(self.get(k))).sum()

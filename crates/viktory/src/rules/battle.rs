@@ -12,7 +12,7 @@ use crate::event::{DiePurpose, Event};
 use crate::rules::Retreat;
 use crate::rules::movement;
 use crate::rules::{battle_dice, capital, casualties, naval, subjugation};
-use crate::state::{Battle, BattleStep, Hits, Viktory};
+use crate::state::{Battle, BattleStep, Hits, Viktory, saturating_u8};
 use crate::unit::{UnitId, UnitKind};
 
 /// Units of `seat` fighting in `hex` (cargo never fights, 9.45).
@@ -82,7 +82,7 @@ pub fn start(s: &mut Viktory, hex: Hex, attacker: Seat, placement: bool, ev: &mu
             entries.push(e);
         }
         if u.kind == UnitKind::Artillery {
-            artillery += 1;
+            artillery = artillery.saturating_add(1);
         }
     }
     entries.sort();
@@ -136,9 +136,11 @@ fn after_overwatch(s: &mut Viktory, ev: &mut Vec<Event>) {
         end(s, defender, ev);
         return;
     }
-    let artillery = fighters(s, hex, attacker)
-        .filter(|u| u.kind == UnitKind::Artillery)
-        .count() as u8;
+    let artillery = saturating_u8(
+        fighters(s, hex, attacker)
+            .filter(|u| u.kind == UnitKind::Artillery)
+            .count(),
+    );
     let pre = battle_dice::attacker_pre_battle_dice(&s.rules, false, artillery);
     let b = s.battle.as_mut().expect("battle");
     b.step = BattleStep::PreBattleFire;
@@ -155,9 +157,11 @@ fn start_defender_pre_battle(s: &mut Viktory) -> bool {
     let Some(b) = s.battle.as_ref() else {
         return false;
     };
-    let artillery = fighters(s, b.hex, b.defender)
-        .filter(|u| u.kind == UnitKind::Artillery)
-        .count() as u8;
+    let artillery = saturating_u8(
+        fighters(s, b.hex, b.defender)
+            .filter(|u| u.kind == UnitKind::Artillery)
+            .count(),
+    );
     let dice = battle_dice::defender_pre_battle_dice(&s.rules, b.naval, artillery);
     if dice == 0 {
         return false;
@@ -240,7 +244,7 @@ pub fn check_average(s: &Viktory, pairs: u8) -> Result<(), RuleError> {
 pub fn apply_average(s: &mut Viktory, pairs: u8, ev: &mut Vec<Event>) {
     let Some(b) = s.battle.as_mut() else { return };
     b.averaging = false;
-    b.to_roll -= 2 * pairs;
+    b.to_roll = b.to_roll.saturating_sub(pairs.saturating_mul(2));
     b.sure_hits = pairs;
     ev.push(Event::LuckAveraged {
         seat: roller(b),
@@ -252,7 +256,7 @@ pub fn apply_average(s: &mut Viktory, pairs: u8, ev: &mut Vec<Event>) {
 fn defender_dice(s: &Viktory, b: &Battle, ev: &mut Vec<Event>) -> (u8, u8) {
     let field = battle_dice::field(s, b.hex, b.attacker, b.defender, b.naval);
     let present = battle_dice::composition(s, b.hex, b.defender);
-    let defenders = count(s, b.hex, b.defender) as u8;
+    let defenders = saturating_u8(count(s, b.hex, b.defender));
     let (dice, suppressed) = battle_dice::defender_dice(
         &s.rules,
         &field,
@@ -337,7 +341,7 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
         }
         BattleStep::AttackerFire => {
             let mut hits = Hits::from_rolls(&b.rolls, s.hit_max_for(b.attacker));
-            hits.regular += b.sure_hits;
+            hits.regular = hits.regular.saturating_add(b.sure_hits);
             s.battle.as_mut().expect("battle").defender_hits = hits;
             let current = s.battle.clone().expect("battle");
             let (dice, suppressed) = defender_dice(s, &current, ev);
@@ -351,7 +355,7 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
         // H-4: both sides' casualties are chosen after the defender has fired.
         BattleStep::DefenderFire => {
             let mut hits = Hits::from_rolls(&b.rolls, s.hit_max_for(b.defender));
-            hits.regular += b.sure_hits;
+            hits.regular = hits.regular.saturating_add(b.sure_hits);
             let bm = s.battle.as_mut().expect("battle");
             bm.attacker_hits = hits;
             bm.rolls.clear();
@@ -621,7 +625,8 @@ pub fn apply_retreat(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Event>
         c.hex = to;
     }
     if let Some(f) = frigate {
-        s.unit_mut(f).loads += 1;
+        let f = s.unit_mut(f);
+        f.loads = f.loads.saturating_add(1);
     }
     s.refresh_occupancy();
     ev.push(Event::Retreated { unit, to });

@@ -8,7 +8,7 @@ use hexmap::Hex;
 
 use crate::board::Terrain;
 use crate::options::{DicePerKind, LostCapital, Rules, Suppression};
-use crate::state::Viktory;
+use crate::state::{Viktory, saturating_u8};
 use crate::unit::{PerKind, UnitKind};
 
 /// What a battle's dice depend on besides the units fighting in it. None of it changes
@@ -37,16 +37,17 @@ pub(crate) struct Field {
 pub(crate) fn field(s: &Viktory, hex: Hex, attacker: Seat, defender: Seat, naval: bool) -> Field {
     let water = s.terrain(hex).is_some_and(|t| !t.is_land());
     let town = s.town(hex).filter(|t| t.owner == defender);
-    let adjacent_frigates = s
-        .units
-        .iter()
-        .filter(|u| {
-            u.owner == defender
-                && u.kind == UnitKind::Frigate
-                && u.aboard.is_none()
-                && u.hex.distance(hex) == 1
-        })
-        .count() as u8;
+    let adjacent_frigates = saturating_u8(
+        s.units
+            .iter()
+            .filter(|u| {
+                u.owner == defender
+                    && u.kind == UnitKind::Frigate
+                    && u.aboard.is_none()
+                    && u.hex.distance(hex) == 1
+            })
+            .count(),
+    );
     // Mountains and forests count unless the rules give terrain no defence (original
     // VIKTORY) or level it (15.1); a city counts as a town while its owner lacks his
     // capital (14.0, classic only).
@@ -106,12 +107,15 @@ pub(crate) fn composition(s: &Viktory, hex: Hex, seat: Seat) -> PerKind {
 
 /// Rule 12.3 steps 1–2, "combined arms": the dice for the unit types present, however
 /// many units of each type there are.
+///
+/// The dice counts of this module are bytes: with the option ranges (at most 6 dice a
+/// type or factor, [`crate::OPTION_RANGES`]) a fire step rolls at most 4 × 6 + 6 + 5
+/// dice, far below 255; the sums saturate all the same, so no rules value can wrap them.
 pub(crate) fn kind_dice(dice: DicePerKind, present: PerKind) -> u8 {
     UnitKind::ALL
         .iter()
         .filter(|&&k| present.get(k) > 0)
-        .map(|&k| dice.get(k))
-        .sum()
+        .fold(0u8, |sum, &k| sum.saturating_add(dice.get(k)))
 }
 
 /// Rule 12.3 step 1: the attacker's dice in a fire round, for the attacking units
@@ -125,12 +129,12 @@ pub(crate) fn attacker_dice(rules: &Rules, field: &Field, present: PerKind, side
     let mut types = kind_dice(rules.attack_dice, present);
     if rules.battle_dice_factors {
         if !field.bombard_sides.is_empty() && present.frigate == 0 {
-            types += rules.attack_dice.get(UnitKind::Frigate);
+            types = types.saturating_add(rules.attack_dice.get(UnitKind::Frigate));
         }
         let mut all: Vec<Hex> = sides.iter().chain(&field.bombard_sides).copied().collect();
         all.sort_unstable();
         all.dedup();
-        return types.min(4) + (all.len().saturating_sub(1) as u8).min(5);
+        return types.min(4) + saturating_u8(all.len().saturating_sub(1)).min(5);
     }
     if !rules.hexside_bonus || (field.water && !rules.hexside_bonus_naval) {
         return types;
@@ -138,7 +142,7 @@ pub(crate) fn attacker_dice(rules: &Rules, field: &Field, present: PerKind, side
     let mut all = sides.to_vec();
     all.sort_unstable();
     all.dedup();
-    types + (all.len().saturating_sub(1) as u8).min(5)
+    types.saturating_add(saturating_u8(all.len().saturating_sub(1)).min(5))
 }
 
 /// Battle dice factors (Expansion, H-30): the defender's extra die for two or more
@@ -170,15 +174,15 @@ pub(crate) fn defender_dice(
 ) -> (u8, u8) {
     let mut units = kind_dice(rules.defense_dice, present);
     if rules.battle_dice_factors {
-        units += defender_bonus(field, defenders);
+        units = units.saturating_add(defender_bonus(field, defenders));
     }
     let excess = hits.saturating_sub(defenders);
     let mut extra = 0u8;
     if !field.naval {
         if (defenders > 0 || field.town_held) && field.adjacent_frigates > 0 {
-            extra += rules.naval_support_dice;
+            extra = extra.saturating_add(rules.naval_support_dice);
         }
-        extra += field.terrain_dice;
+        extra = extra.saturating_add(field.terrain_dice);
     }
     let suppressed = match rules.suppression {
         Suppression::None => 0,
@@ -186,10 +190,10 @@ pub(crate) fn defender_dice(
         Suppression::Clarified => {
             // the dice a town or city would roll with no defenders are protected.
             let protected = if field.town_held { extra } else { 0 };
-            excess.min(units + extra - protected)
+            excess.min(units.saturating_add(extra) - protected)
         }
     };
-    (units + extra - suppressed, suppressed)
+    (units.saturating_add(extra) - suppressed, suppressed)
 }
 
 /// Rule 12.3 step 0: the attacker's pre-battle fire, `pre_battle_fire` dice per
@@ -229,13 +233,15 @@ pub(crate) fn overwatch_dice(
     if attackers.total() == u32::from(attackers.cavalry) {
         return 0;
     }
-    s.units
-        .iter()
-        .filter(|u| {
-            u.owner == defender
-                && u.kind == UnitKind::Artillery
-                && u.aboard.is_none()
-                && u.hex.distance(hex) <= 1
-        })
-        .count() as u8
+    saturating_u8(
+        s.units
+            .iter()
+            .filter(|u| {
+                u.owner == defender
+                    && u.kind == UnitKind::Artillery
+                    && u.aboard.is_none()
+                    && u.hex.distance(hex) <= 1
+            })
+            .count(),
+    )
 }

@@ -254,8 +254,9 @@ fn gain(s: &mut Viktory, seat: engine::Seat, hex: Hex, city: bool, ev: &mut Vec<
         vec![crate::unit::UnitKind::Infantry]
     };
     for kind in kinds {
-        *s.players[seat.index()].reserve.get_mut(kind) += 1;
-        ev.push(Event::UnitGained { seat, kind });
+        if s.gain(seat, kind) {
+            ev.push(Event::UnitGained { seat, kind });
+        }
     }
 }
 
@@ -307,8 +308,9 @@ pub fn apply_relocate(s: &mut Viktory, from: Hex, to: Hex, ev: &mut Vec<Event>) 
     }
     let new_terrain = s.terrain(to).unwrap_or(crate::board::Terrain::Plains);
     for kind in town.units(&s.rules, new_terrain, true) {
-        *s.players[seat.index()].reserve.get_mut(kind) += 1;
-        ev.push(Event::UnitGained { seat, kind });
+        if s.gain(seat, kind) {
+            ev.push(Event::UnitGained { seat, kind });
+        }
     }
     s.capture = Some(crate::state::Capture {
         hex: to,

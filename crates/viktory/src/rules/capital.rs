@@ -28,8 +28,9 @@ pub fn capture(s: &mut Viktory, hex: Hex, winner: Seat, loser: Seat, ev: &mut Ve
     });
     let owed: Vec<UnitKind> = town.units(&s.rules, terrain, true);
     for &kind in &owed {
-        *s.players[winner.index()].reserve.get_mut(kind) += 1;
-        ev.push(Event::UnitGained { seat: winner, kind });
+        if s.gain(winner, kind) {
+            ev.push(Event::UnitGained { seat: winner, kind });
+        }
     }
     if town.city {
         start_doomsday(s, ev);

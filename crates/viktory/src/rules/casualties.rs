@@ -218,7 +218,7 @@ pub fn remove(s: &mut Viktory, unit: UnitId, chosen_by: Seat, announce: bool, ev
         .filter(|c| c.aboard == Some(unit))
         .map(|c| (c.id, c.kind))
         .collect();
-    *s.players[u.owner.index()].reserve.get_mut(u.kind) += 1;
+    s.players[u.owner.index()].reserve.gain(u.kind);
     if announce {
         ev.push(Event::UnitLost {
             unit,
@@ -228,7 +228,7 @@ pub fn remove(s: &mut Viktory, unit: UnitId, chosen_by: Seat, announce: bool, ev
         });
     }
     for (c, kind) in cargo {
-        *s.players[u.owner.index()].reserve.get_mut(kind) += 1;
+        s.players[u.owner.index()].reserve.gain(kind);
         ev.push(Event::UnitLost {
             unit: c,
             owner: u.owner,

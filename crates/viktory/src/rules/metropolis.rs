@@ -104,8 +104,9 @@ pub fn apply_build(s: &mut Viktory, hex: Hex, extra: UnitKind, ev: &mut Vec<Even
     }
     ev.push(Event::MetropolisBuilt { seat, hex, extra });
     for kind in extra_units(extra) {
-        *s.players[seat.index()].reserve.get_mut(kind) += 1;
-        ev.push(Event::UnitGained { seat, kind });
+        if s.gain(seat, kind) {
+            ev.push(Event::UnitGained { seat, kind });
+        }
     }
     building::spend_upgrade(s, ev);
 }
@@ -186,12 +187,12 @@ pub fn apply_switch(s: &mut Viktory, hex: Hex, extra: UnitKind, ev: &mut Vec<Eve
         c.extra = Some(current);
     } else {
         let seat = s.turn.active;
-        let r = &mut s.players[seat.index()].reserve;
         for k in extra_units(current) {
-            *r.get_mut(k) -= 1;
+            let r = s.players[seat.index()].reserve.get_mut(k);
+            *r = r.saturating_sub(1);
         }
         for k in extra_units(extra) {
-            *r.get_mut(k) += 1;
+            s.gain(seat, k);
         }
     }
     if let Some(t) = s.town_mut(hex) {

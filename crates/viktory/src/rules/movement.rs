@@ -530,10 +530,10 @@ fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>
         // Road/Ferry Network: up to three network hexes for one point.
         u.road_run -= 1;
     } else if on_road {
-        u.mp -= 1;
+        u.mp = u.mp.saturating_sub(1);
         u.road_run = 2;
     } else {
-        u.mp -= 1 + u8::from(ride_on);
+        u.mp = u.mp.saturating_sub(1 + u8::from(ride_on));
         u.road_run = 0;
     }
     ev.push(Event::Moved {

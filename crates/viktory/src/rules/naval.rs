@@ -145,7 +145,8 @@ pub fn apply_embark(s: &mut Viktory, unit: UnitId, frigate: UnitId, ev: &mut Vec
         u.done = true;
         u.mp = 0;
     }
-    s.unit_mut(frigate).loads += 1;
+    let f = s.unit_mut(frigate);
+    f.loads = f.loads.saturating_add(1);
     s.refresh_occupancy();
     ev.push(Event::Embarked { unit, frigate });
 }

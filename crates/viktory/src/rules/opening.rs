@@ -136,6 +136,7 @@ pub fn check_second_infantry(
         || kind != UnitKind::Infantry
         || to != town
         || !own
+        || !infantry_in_reserve(s)
     {
         return refuse(
             "not_placeable",
@@ -144,6 +145,12 @@ pub fn check_second_infantry(
         );
     }
     Ok(())
+}
+
+/// The opening player's reserve holds the infantry his second town gave (a hand-made
+/// position may have given it away).
+fn infantry_in_reserve(s: &Viktory) -> bool {
+    s.players[s.turn.active.index()].reserve.infantry > 0
 }
 
 /// Places it; the opening goes on.
@@ -159,7 +166,7 @@ pub fn skip_second_town(s: &mut Viktory) {
 }
 
 fn next_opening(s: &mut Viktory, ev: &mut Vec<Event>) {
-    s.turn.openings_done += 1;
+    s.turn.openings_done = s.turn.openings_done.saturating_add(1);
     let n = s.rules.players;
     if s.turn.openings_done >= n && crate::rules::quick_setup::on(s) {
         crate::rules::quick_setup::begin(s, ev);
@@ -185,7 +192,11 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
     if s.turn.capital_candidates.is_empty() {
         match s.turn.second_town {
             // Online rules: the second town's choices come first (if any site exists).
-            Some(SecondTown::Place) => return false,
+            Some(SecondTown::Place) if infantry_in_reserve(s) => return false,
+            Some(SecondTown::Place) => {
+                s.turn.second_town = None;
+                return true;
+            }
             Some(SecondTown::Build) => {
                 let cap = capital(s);
                 let any = cap.is_some_and(|c| {

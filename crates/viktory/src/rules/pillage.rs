@@ -120,7 +120,7 @@ pub fn apply(s: &mut Viktory, unit: UnitId, hex: Hex, ev: &mut Vec<Event>) {
     let free = s.unit(unit).is_some_and(|u| free(s, u.kind));
     let u = s.unit_mut(unit);
     if free {
-        u.pillages += 1;
+        u.pillages = u.pillages.saturating_add(1);
     } else {
         u.attacked = true;
         u.done = true;

@@ -23,25 +23,28 @@ pub fn put_on_map(
     ev: &mut Vec<Event>,
 ) -> UnitId {
     *s.players[seat.index()].reserve.get_mut(kind) -= 1;
-    let id = UnitId(s.next_unit);
-    s.next_unit += 1;
-    s.units.push(Unit {
-        id,
-        owner: seat,
-        kind,
-        hex,
-        aboard: None,
-        mp: 0,
-        done: true,
-        attacked: false,
-        transported: false,
-        entered_from: None,
-        loads: 0,
-        drop: None,
-        boarded: false,
-        pillages: 0,
-        road_run: 0,
-    });
+    let id = s.new_unit_id();
+    let at = s.units.partition_point(|u| u.id < id);
+    s.units.insert(
+        at,
+        Unit {
+            id,
+            owner: seat,
+            kind,
+            hex,
+            aboard: None,
+            mp: 0,
+            done: true,
+            attacked: false,
+            transported: false,
+            entered_from: None,
+            loads: 0,
+            drop: None,
+            boarded: false,
+            pillages: 0,
+            road_run: 0,
+        },
+    );
     s.refresh_occupancy();
     ev.push(Event::UnitPlaced {
         seat,
@@ -371,7 +374,7 @@ pub fn apply_redeploy(s: &mut Viktory, unit: UnitId, ev: &mut Vec<Event>) {
         .map(|u| (u.id, u.kind))
         .collect();
     for &(id, kind) in &leaving {
-        *s.players[seat.index()].reserve.get_mut(kind) += 1;
+        s.players[seat.index()].reserve.gain(kind);
         ev.push(Event::Redeployed { unit: id, kind });
     }
     s.units.retain(|u| u.id != unit && u.aboard != Some(unit));

@@ -293,7 +293,8 @@ pub fn apply_evacuate(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Event
         u.entered_from = Some(h.hex);
     }
     if let Some(f) = frigate {
-        s.unit_mut(f).loads += 1;
+        let f = s.unit_mut(f);
+        f.loads = f.loads.saturating_add(1);
     }
     s.refresh_occupancy();
     ev.push(Event::Moved {
