@@ -108,12 +108,14 @@ pub trait Session: Send {
     fn record(&self, reveal_seed: bool) -> Value;
     /// The SHA-256 commitment to the seed.
     fn seed_commitment(&self) -> String;
-    /// An independent copy of this session at its current version: a checkpoint from
-    /// which a server replays part of a long log without replaying all of it.
-    fn fork(&self) -> Box<dyn Session>;
+    /// An independent copy of this session at its current version, to replay a log on
+    /// from here (a server's checkpoint) or to work out advice away from the game. It
+    /// costs the state, not the game's length: its record keeps only the actions
+    /// applied after the copy was made, so its [`Session::record`] is not the game's;
+    /// everything else (versions, step indexes, take-backs, chance) is as here.
+    fn checkpoint(&self) -> Box<dyn Session>;
 }
 
-#[derive(Clone)]
 struct GameSession<G: Game> {
     state: G,
     record: GameRecord<G>,
@@ -124,6 +126,9 @@ struct GameSession<G: Game> {
     /// For each trailing action that may still be taken back, oldest first: its seat
     /// and the state before it.
     takebacks: Vec<(Seat, G)>,
+    /// Actions of the record left out of `record.actions`, before its first: a
+    /// [`Session::checkpoint`] starts with none kept.
+    dropped: u64,
 }
 
 /// Guards against a game that never leaves chance (a broken game, not bad input).
@@ -149,6 +154,7 @@ impl<G: Game> GameSession<G> {
             scripted: config.scripted_chance,
             entries: 0,
             takebacks: Vec::new(),
+            dropped: 0,
         }
     }
 
@@ -157,8 +163,13 @@ impl<G: Game> GameSession<G> {
         std::iter::once(None).chain((0..self.state.seats()).map(|s| Some(Seat(s))))
     }
 
+    /// The number of actions in the record, counting those a checkpoint left out.
+    fn recorded(&self) -> u64 {
+        self.dropped + self.record.actions.len() as u64
+    }
+
     fn push(&mut self, by: Actor, action: G::Action) -> Step {
-        let index = self.record.actions.len() as u64;
+        let index = self.recorded();
         let json = to_json(&action);
         let before = match by {
             Actor::Seat(seat) => Some((seat, self.state.clone())),
@@ -278,7 +289,7 @@ impl<G: Game> Session for GameSession<G> {
             );
             // Chance is keyed by the record index: take-backs never remove a chance
             // action, so each index is rolled at most once and `verify` can redo it.
-            let mut rng = GameRng::for_step(&self.seed, self.record.actions.len() as u64);
+            let mut rng = GameRng::for_step(&self.seed, self.recorded());
             let outcome = self.state.sample_chance(&mut rng);
             steps.push(self.push(Actor::Chance, outcome));
         }
@@ -296,10 +307,12 @@ impl<G: Game> Session for GameSession<G> {
         }
         let (_, before) = self.takebacks.pop().expect("can_undo saw a take-back");
         self.state = before;
-        self.record.actions.pop();
+        if self.record.actions.pop().is_none() {
+            self.dropped = self.dropped.saturating_sub(1);
+        }
         self.entries += 1;
         Ok(Step {
-            index: self.record.actions.len() as u64,
+            index: self.recorded(),
             by: Actor::Seat(seat),
             action: Value::Null,
             undo: true,
@@ -348,8 +361,24 @@ impl<G: Game> Session for GameSession<G> {
         to_json(&record)
     }
 
-    fn fork(&self) -> Box<dyn Session> {
-        Box::new(self.clone())
+    fn checkpoint(&self) -> Box<dyn Session> {
+        let mut record = GameRecord::new(
+            self.record.game_id.clone(),
+            self.record.setup.clone(),
+            self.record.seats.clone(),
+        );
+        record
+            .seed_commitment
+            .clone_from(&self.record.seed_commitment);
+        Box::new(GameSession {
+            state: self.state.clone(),
+            record,
+            seed: self.seed,
+            scripted: self.scripted,
+            entries: self.entries,
+            takebacks: self.takebacks.clone(),
+            dropped: self.recorded(),
+        })
     }
 
     fn seed_commitment(&self) -> String {

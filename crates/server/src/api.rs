@@ -281,7 +281,7 @@ async fn game_state(
                     out["advice"] = advice;
                     None
                 }
-                None => Some((seat, live.session.version(), live.session.fork())),
+                None => Some((seat, live.session.version(), live.session.checkpoint())),
             },
             _ => None,
         };

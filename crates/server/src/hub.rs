@@ -121,7 +121,7 @@ impl Live {
         let feeds = Feeds::new(session.seats(), session.to_move());
         let start = Checkpoint {
             version: session.version(),
-            session: session.fork(),
+            session: session.checkpoint(),
             standing: feeds.standing().clone(),
         };
         Live {
@@ -158,7 +158,7 @@ impl Live {
         if self.session.version() >= last + CHECKPOINT_EVERY {
             self.checkpoints.push(Checkpoint {
                 version: self.session.version(),
-                session: self.session.fork(),
+                session: self.session.checkpoint(),
                 standing: self.feeds.standing().clone(),
             });
         }
@@ -174,7 +174,7 @@ impl Live {
         let c = &self.checkpoints[i];
         Checkpoint {
             version: c.version,
-            session: c.session.fork(),
+            session: c.session.checkpoint(),
             standing: c.standing.clone(),
         }
     }

@@ -28,7 +28,7 @@ async fn take_backs_in_a_whole_game() {
     let server = TestServer::start(config(&url)).await;
     let (id, tokens) = server
         .create(json!({
-            "game": "viktory", "preset": "classic", "options": {"max_turns": 6},
+            "game": "viktory", "preset": "classic", "options": {"max_turns": 20},
             "seats": [{"name": "Ann"}, {"name": "Bob"}]
         }))
         .await;
@@ -180,6 +180,28 @@ async fn take_backs_in_a_whole_game() {
         .unwrap()
         .clone();
     assert_eq!(last["version"], json!(version), "{last}");
+    // Replays start from checkpoints (every 256 log entries), across take-backs: the
+    // game at its last version is the game as it stands, and the steps after any
+    // version are the tail of the steps after 0.
+    assert!(version > 512, "the game crosses checkpoints: {version}");
+    let (_, now) = server
+        .get(&format!("/api/games/{id}/at/{version}"), None)
+        .await;
+    assert_eq!(now["view"], server.state(&id, None).await["view"]);
+    let (_, all) = server
+        .get(&format!("/api/games/{id}/steps?since=0"), None)
+        .await;
+    let all = all["steps"].as_array().unwrap().clone();
+    for since in (0..version).step_by(97) {
+        let (_, tail) = server
+            .get(&format!("/api/games/{id}/steps?since={since}"), None)
+            .await;
+        assert_eq!(
+            tail["steps"].as_array().unwrap().as_slice(),
+            &all[usize::try_from(since).unwrap()..],
+            "steps since {since}"
+        );
+    }
     // Catching up from the start hears the same story.
     let late = listen(&server, &id, None, Some(0)).await;
     wait_heard(&late, version).await;
