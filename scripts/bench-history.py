@@ -30,8 +30,13 @@ def serve(binary, db):
     proc = subprocess.Popen(
         [binary, "serve", "--listen", "127.0.0.1:0", "--rate", "0",
          "--database", f"sqlite://{db}"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    line = proc.stdout.readline()
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        env={"RUST_LOG": "warn", "PATH": "/usr/bin:/bin"})
+    line = ""
+    while "is serving at http://" not in line:
+        line = proc.stdout.readline()
+        if not line:
+            sys.exit(f"{binary} did not start")
     base = "http://" + line.split("http://", 1)[1].split()[0]
     return proc, base
 

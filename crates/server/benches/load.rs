@@ -214,6 +214,8 @@ fn main() {
             listen: "127.0.0.1:0".parse().unwrap(),
             database: database.clone(),
             rate_per_second: 0,
+            // Every spectator connects from this process's one address.
+            max_sockets_per_address: spectators + 1,
             ..server::Config::default()
         };
         let running = server::start(config).await.unwrap();
