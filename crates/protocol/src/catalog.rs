@@ -94,6 +94,9 @@ pub trait Session: Send {
     fn view(&self, seat: Option<Seat>) -> Value;
     /// Figures that help `seat` decide ([`engine::Game::advice`]), or `null`.
     fn advice(&self, seat: Seat) -> Value;
+    /// [`Session::advice`] to work out later, elsewhere (a blocking thread): it holds a
+    /// copy of the game's state only.
+    fn advice_later(&self, seat: Seat) -> Box<dyn FnOnce() -> Value + Send>;
     /// The game's fixed public facts ([`engine::Game::board`]), or `null`.
     fn board(&self) -> Value;
     /// The form of an event a seat may receive, or `None` if it must not see it.
@@ -327,6 +330,11 @@ impl<G: Game> Session for GameSession<G> {
 
     fn advice(&self, seat: Seat) -> Value {
         self.state.advice(seat)
+    }
+
+    fn advice_later(&self, seat: Seat) -> Box<dyn FnOnce() -> Value + Send> {
+        let state = self.state.clone();
+        Box::new(move || state.advice(seat))
     }
 
     fn board(&self) -> Value {

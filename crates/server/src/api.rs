@@ -281,14 +281,18 @@ async fn game_state(
                     out["advice"] = advice;
                     None
                 }
-                None => Some((seat, live.session.version(), live.session.checkpoint())),
+                None => Some((
+                    seat,
+                    live.session.version(),
+                    live.session.advice_later(seat),
+                )),
             },
             _ => None,
         };
         (out, pending)
     };
-    if let Some((seat, version, session)) = pending {
-        let advice = hub.heavy(move || session.advice(seat)).await?;
+    if let Some((seat, version, advice)) = pending {
+        let advice = hub.heavy(advice).await?;
         let mut guard = hub.lock(&slot).await?;
         if let Some(live) = guard.as_mut() {
             live.keep_advice(version, seat, advice.clone());
