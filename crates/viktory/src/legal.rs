@@ -211,11 +211,17 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
         return v;
     }
     if let Some(choice) = casualties::pending(s) {
-        return choice
+        let casualties = choice
             .candidates
             .into_iter()
-            .map(|unit| Action::Casualty { unit })
-            .collect();
+            .map(|unit| Action::Casualty { unit });
+        if s.reveals.is_empty() && s.balance.is_none() {
+            // Exactly what `check` accepts now (`casualties::check`): no need to ask it
+            // again for each of a big battle's hundreds of candidates.
+            checked.extend(casualties);
+            return vec![];
+        }
+        return casualties.collect();
     }
     if let Some(b) = &s.battle {
         let mut v = Vec::new();

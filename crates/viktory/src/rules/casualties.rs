@@ -26,11 +26,14 @@ pub struct Choice {
 /// land units (not cargo) on land; minus those already marked.
 fn targets(s: &Viktory, hex: Hex, victim: Seat, marked: &[UnitId]) -> Vec<UnitId> {
     let water = s.terrain(hex).is_some_and(|t| !t.is_land());
+    // Sorted, so that a big battle's many marked casualties are looked up quickly.
+    let mut marked = marked.to_vec();
+    marked.sort_unstable();
     s.units
         .iter()
         .filter(|u| u.hex == hex && u.owner == victim && u.aboard.is_none())
         .filter(|u| (u.kind == UnitKind::Frigate) == water)
-        .filter(|u| !marked.contains(&u.id))
+        .filter(|u| marked.binary_search(&u.id).is_err())
         .map(|u| u.id)
         .collect()
 }
@@ -106,6 +109,10 @@ pub fn pending(s: &Viktory) -> Option<Choice> {
 /// Units that differ in nothing that matters to their owner: same type, same cargo.
 fn class(s: &Viktory, id: UnitId) -> (UnitKind, Vec<UnitKind>) {
     let kind = s.unit(id).map_or(UnitKind::Infantry, |u| u.kind);
+    if kind != UnitKind::Frigate {
+        // Only frigates carry cargo (9.41): no need to look through every unit.
+        return (kind, Vec::new());
+    }
     let mut cargo: Vec<UnitKind> = s
         .units
         .iter()
@@ -133,12 +140,13 @@ pub(crate) fn policy_kind_rank(kind: UnitKind) -> u8 {
 /// R-14's fixed policy: lose infantry first, then artillery, then cavalry, frigates
 /// last; within a type the emptiest frigate first, then the lowest unit id.
 pub(crate) fn policy_rank(s: &Viktory, id: UnitId) -> (u8, usize, UnitId) {
-    let rank = policy_kind_rank(s.unit(id).map_or(UnitKind::Infantry, |u| u.kind));
-    (
-        rank,
-        s.units.iter().filter(|c| c.aboard == Some(id)).count(),
-        id,
-    )
+    let kind = s.unit(id).map_or(UnitKind::Infantry, |u| u.kind);
+    let cargo = if kind == UnitKind::Frigate {
+        s.units.iter().filter(|c| c.aboard == Some(id)).count()
+    } else {
+        0
+    };
+    (policy_kind_rank(kind), cargo, id)
 }
 
 /// The choice the rules make without asking: every candidate is lost anyway, or all
