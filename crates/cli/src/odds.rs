@@ -1,5 +1,6 @@
-//! `hexwar odds`: exact VIKTORY battle and bombardment odds from the command line
-//! (see docs/odds.md).
+//! `hexwar odds`: exact VIKTORY battle and bombardment odds from the command line, or
+//! a labelled Monte Carlo estimate for a battle too costly to compute exactly (see
+//! docs/odds.md).
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -334,6 +335,14 @@ fn battle_table(args: &OddsArgs, spec: &BattleSpec, o: &BattleOdds) -> String {
         }
     });
     let _ = writeln!(t, "({})", notes.join("; "));
+    if let (false, Some(n)) = (o.exact, o.samples) {
+        // Two standard errors of a probability near one half.
+        let margin = 100.0 / f64::from(n).sqrt();
+        let _ = writeln!(
+            t,
+            "estimate ({n} samples): too costly to compute exactly; each probability within about {margin:.1} points"
+        );
+    }
     let _ = writeln!(t);
     let _ = writeln!(t, "outcome                 probability");
     for (name, p) in [

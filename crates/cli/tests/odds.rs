@@ -174,3 +174,53 @@ fn bad_input_is_refused_with_a_message() {
     let out = odds(&["--attacker", "1i", "--town", "--city"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A battle too costly to compute exactly (six of each land type a side, the firer's
+/// 1s taking the strongest) is estimated, and says so in the table and in the JSON; an
+/// out-of-range option is refused with its range.
+#[test]
+fn costly_battles_are_labelled_estimates() {
+    let args = [
+        "--attacker",
+        "6i,6c,6a",
+        "--defender",
+        "6i,6c,6a",
+        "--terrain",
+        "forest",
+        "--town",
+        "--naval-support",
+        "1",
+        "--tactical",
+        "strongest",
+    ];
+    let out = odds(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("estimate (4000 samples)"), "{text}");
+    let json: Vec<&str> = args.iter().copied().chain(["--json"]).collect();
+    let out = odds(&json);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["battle"]["exact"], false, "{v}");
+    assert_eq!(v["battle"]["samples"], 4000, "{v}");
+    // An exact battle's output has neither.
+    let out = odds(&["--attacker", "1i", "--defender", "1i", "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert!(v["battle"].get("exact").is_none(), "{v}");
+    let out = odds(&["--attacker", "1i", "--defender", "1i"]);
+    assert!(!stdout(&out).contains("estimate"));
+    let out = odds(&[
+        "--attacker",
+        "1i",
+        "--defender",
+        "1i",
+        "--option",
+        "attack_dice={\"infantry\": 200, \"cavalry\": 2, \"artillery\": 1, \"frigate\": 1}",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("attack_dice must be 1 to 6"),
+        "{}",
+        stderr(&out)
+    );
+}

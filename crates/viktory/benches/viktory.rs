@@ -8,6 +8,9 @@
 //! Arguments after `--`: a word filters the measurements by name (`playout`, `legal`,
 //! `state`, `odds`); `--quick` uses 0.2 s runs, three of them; `--profile` only plays the
 //! 4-player seed set once, untimed, for `valgrind --tool=callgrind` or `perf record`.
+//! `odds-cost` (only when named) times the exact method and the estimate on growing
+//! battles beside their cost estimate, the figures `odds::EXACT_COST_LIMIT` was chosen
+//! from (docs/odds.md).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -564,6 +567,223 @@ fn profile() {
     );
 }
 
+/// Rules with every dice option at `dice` (per type, pre-battle, terrain, support) and
+/// the Expansion's extra dice on.
+fn dice_rules(dice: u8, hit_max: u8) -> Rules {
+    let mut r = Rules::expansion(2);
+    for kind in UnitKind::ALL {
+        *r.attack_dice.get_mut(kind) = dice;
+        *r.defense_dice.get_mut(kind) = dice;
+    }
+    r.pre_battle_fire = dice;
+    r.naval_support_dice = dice;
+    r.strong_terrain_dice = dice;
+    r.weak_terrain_dice = dice;
+    r.hit_max = hit_max;
+    r.defender_pre_battle_fire = true;
+    r
+}
+
+/// `n` units of each land type on each side, the attackers across `sides` hex sides.
+fn even_battle(rules: Rules, n: u8, sides: u8, terrain: Terrain, town: Option<bool>) -> BattleSpec {
+    let mut attackers = Vec::new();
+    for (i, kind) in [UnitKind::Infantry, UnitKind::Cavalry, UnitKind::Artillery]
+        .into_iter()
+        .enumerate()
+    {
+        for j in 0..n {
+            attackers.push((kind, 1, (i as u8 + j) % sides.max(1)));
+        }
+    }
+    spec_battle(
+        rules,
+        &attackers,
+        PerKind {
+            infantry: n,
+            cavalry: n,
+            artillery: n,
+            frigate: 0,
+        },
+        terrain,
+        town,
+        1,
+    )
+}
+
+/// The time of one call of `f`: the median of five runs of at least 0.2 s (or one
+/// call, when a call takes longer).
+fn time_call(mut f: impl FnMut()) -> f64 {
+    let mut times = Vec::new();
+    for _ in 0..5 {
+        let start = Instant::now();
+        let mut calls = 0u32;
+        while calls == 0 || start.elapsed() < Duration::from_millis(200) {
+            f();
+            calls += 1;
+        }
+        times.push(start.elapsed().as_secs_f64() / f64::from(calls));
+        if calls == 1 && times.len() >= 2 {
+            break;
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+fn bench_odds_cost() {
+    let mut cases: Vec<(String, BattleSpec)> = Vec::new();
+    for n in [1, 3, 5, 7, 9, 11] {
+        cases.push((
+            format!("{n}i {n}c {n}a each side, classic, forest town"),
+            even_battle(Rules::classic(2), n, 1, Terrain::Forest, Some(false)),
+        ));
+    }
+    for n in [2, 4, 6, 8] {
+        let mut spec = even_battle(Rules::classic(2), n, 1, Terrain::Forest, Some(false));
+        spec.policy.tactical = odds::TacticalPolicy::Strongest;
+        cases.push((
+            format!("{n}i {n}c {n}a each side, classic, forest town, strongest first"),
+            spec,
+        ));
+    }
+    for n in [2, 4, 6] {
+        let mut rules = dice_rules(2, 3);
+        rules.artillery_characteristics = true;
+        let mut spec = even_battle(rules, n, 3, Terrain::Plains, Some(false));
+        spec.policy.tactical = odds::TacticalPolicy::Strongest;
+        cases.push((
+            format!("{n}i {n}c {n}a each side from 3 sides, dice 2, Overwatch, strongest first"),
+            spec,
+        ));
+    }
+    for (dice, hit_max) in [(2, 3), (4, 3), (6, 3), (6, 4)] {
+        for n in [1, 2, 3, 4, 5] {
+            cases.push((
+                format!("{n}i {n}c {n}a each side from 5 sides, dice {dice}, hits on {hit_max}, mountain city"),
+                even_battle(dice_rules(dice, hit_max), n, 5, Terrain::Mountain, Some(true)),
+            ));
+        }
+    }
+    for n in [5, 10, 20, 30, 40] {
+        cases.push((
+            format!("{n}a vs {n}a, pre-battle fire 6 both sides, hits on 3"),
+            spec_battle(
+                dice_rules(6, 3),
+                &[(UnitKind::Artillery, n, 0)],
+                PerKind {
+                    artillery: n,
+                    ..PerKind::default()
+                },
+                Terrain::Plains,
+                None,
+                0,
+            ),
+        ));
+    }
+    cases.push((
+        "8i 3c 4a from 3 sides vs 6i 2c 3a, mountain city, expansion (odds/battle)".into(),
+        spec_battle(
+            Rules::expansion(2),
+            &[
+                (UnitKind::Infantry, 4, 0),
+                (UnitKind::Infantry, 4, 1),
+                (UnitKind::Cavalry, 3, 2),
+                (UnitKind::Artillery, 4, 0),
+            ],
+            PerKind {
+                infantry: 6,
+                cavalry: 2,
+                artillery: 3,
+                frigate: 0,
+            },
+            Terrain::Mountain,
+            Some(true),
+            2,
+        ),
+    ));
+    for n in [20, 33] {
+        cases.push((
+            format!("{n}i {n}c {n}a each side from 5 sides, dice 6, hits on 1, mountain city"),
+            even_battle(dice_rules(6, 1), n, 5, Terrain::Mountain, Some(true)),
+        ));
+    }
+    let mut states: Vec<(String, Viktory, odds::Policy)> = cases
+        .into_iter()
+        .map(|(name, spec)| (name, spec.position().expect("a valid battle"), spec.policy))
+        .collect();
+    // Beyond what a BattleSpec holds: n of each land type on each side, hand-made.
+    for (n, hit_max) in [(100u16, 3u8), (255, 3), (255, 1)] {
+        let spec = even_battle(dice_rules(6, hit_max), 1, 5, Terrain::Mountain, Some(true));
+        let mut setup = spec.position().expect("a valid battle").to_setup();
+        let model: Vec<Unit> = setup
+            .units
+            .iter()
+            .filter(|u| u.hex == BattleSpec::HEX)
+            .cloned()
+            .collect();
+        let mut next = setup.units.iter().map(|u| u.id.0).max().unwrap_or(0) + 1;
+        for u in &model {
+            for _ in 1..n {
+                let mut c = u.clone();
+                c.id = UnitId(next);
+                next += 1;
+                setup.units.push(c);
+            }
+        }
+        setup.next_unit = Some(next);
+        states.push((
+            format!(
+                "{n}i {n}c {n}a each side, dice 6, hits on {hit_max}, mountain city (hand-made)"
+            ),
+            Viktory::from_setup(&setup).expect("a valid position"),
+            odds::Policy::default(),
+        ));
+    }
+    println!(
+        "odds-cost: battle | cost | exact ms | ns per cost unit | estimate ms (samples) | estimated win vs exact"
+    );
+    for (name, state, policy) in states {
+        let hex = BattleSpec::HEX;
+        let cost = odds::battle_cost(&state, hex, policy).expect("a battle");
+        let exact = if cost <= 2_000_000_000 {
+            odds::battle_odds_by(&state, hex, policy, odds::Method::Exact)
+        } else {
+            None
+        };
+        let exact_s = exact.as_ref().map(|_| {
+            time_call(|| {
+                black_box(odds::battle_odds_by(
+                    black_box(&state),
+                    hex,
+                    policy,
+                    odds::Method::Exact,
+                ));
+            })
+        });
+        let estimate = odds::battle_odds_by(&state, hex, policy, odds::Method::Estimate);
+        let estimate_s = time_call(|| {
+            black_box(odds::battle_odds_by(
+                black_box(&state),
+                hex,
+                policy,
+                odds::Method::Estimate,
+            ));
+        });
+        println!(
+            "odds-cost: {name} | {cost} | {} | {} | {:.2} ({}) | {}",
+            exact_s.map_or("-".into(), |t| format!("{:.3}", t * 1e3)),
+            exact_s.map_or("-".into(), |t| format!("{:.2}", t * 1e9 / cost as f64)),
+            estimate_s * 1e3,
+            estimate.as_ref().and_then(|o| o.samples).unwrap_or(0),
+            match (&exact, &estimate) {
+                (Some(e), Some(m)) => format!("{:.4} vs {:.4}", m.attacker_wins, e.attacker_wins),
+                (None, Some(m)) => format!("{:.4}", m.attacker_wins),
+                _ => "-".into(),
+            },
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--profile") {
@@ -627,7 +847,10 @@ fn main() {
     if wanted("state/mid-game") {
         bench_state(plan);
     }
-    if wanted("odds") {
+    if wanted("odds") && !filters.contains(&"odds-cost") {
         bench_odds(plan);
+    }
+    if filters.contains(&"odds-cost") {
+        bench_odds_cost();
     }
 }

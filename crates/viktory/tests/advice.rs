@@ -67,3 +67,41 @@ fn a_third_player_is_not_told_of_a_battle() {
     assert_ne!(s.advice(Seat(0)), Value::Null);
     assert_eq!(s.advice(Seat(2)), Value::Null);
 }
+
+/// A battle too costly to compute exactly is advised with an estimate, labelled as one
+/// (`"exact": false` and the number of battles played); exact advice carries neither.
+#[test]
+fn costly_battles_are_advised_with_a_labelled_estimate() {
+    use viktory::odds::{BattleSpec, SpecUnit, TacticalPolicy};
+    use viktory::{PerKind, Rules, Terrain};
+    let mut rules = Rules::expansion(2);
+    rules.pre_battle_fire = 6;
+    let artillery = |n: u8| {
+        let spec = BattleSpec {
+            attackers: (0..n)
+                .map(|_| SpecUnit {
+                    kind: UnitKind::Artillery,
+                    side: 0,
+                })
+                .collect(),
+            defenders: PerKind {
+                artillery: n,
+                ..PerKind::default()
+            },
+            terrain: Terrain::Plains,
+            ..BattleSpec::new(rules.clone())
+        };
+        assert_eq!(spec.policy.tactical, TacticalPolicy::OwnersOrder);
+        spec.position().unwrap()
+    };
+    let advice = artillery(10).advice(Seat(0));
+    let b = &advice["battles"][0];
+    assert_eq!(b["exact"], json!(false), "{advice}");
+    assert_eq!(b["samples"], json!(odds::ESTIMATE_SAMPLES), "{advice}");
+    let advice = artillery(2).advice(Seat(0));
+    let b = &advice["battles"][0];
+    assert!(
+        b.get("exact").is_none() && b.get("samples").is_none(),
+        "{advice}"
+    );
+}

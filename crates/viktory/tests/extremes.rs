@@ -143,18 +143,19 @@ fn extreme_options_battles_play_to_the_end() {
     }
 }
 
-/// A hand-made position beyond anything `BattleSpec` builds: 255 artillery on each
-/// side of a battle (the most a player may have of a kind), each rolling 6 pre-battle
-/// dice. The dice of a step stop at 255 rather than wrapping around, the battle is
-/// played to the end, and the odds answer (an estimate: the exact method would be far
-/// too slow) without a panic.
+/// A hand-made position beyond anything `BattleSpec` builds: 255 infantry, cavalry
+/// and artillery on each side of a battle (the most a player may have of a kind),
+/// each artillery rolling 6 pre-battle dice. The dice of a step stop at 255 rather
+/// than wrapping around, the battle is played to the end, and the odds answer with an
+/// estimate (the exact method would take hours) without a panic.
 #[test]
 fn most_units_of_a_kind_fight_without_overflow() {
     let mut spec = BattleSpec::new(extreme_rules());
-    spec.attackers = vec![SpecUnit {
-        kind: UnitKind::Artillery,
-        side: 0,
-    }];
+    spec.attackers = [UnitKind::Infantry, UnitKind::Cavalry, UnitKind::Artillery]
+        .map(|kind| SpecUnit { kind, side: 0 })
+        .to_vec();
+    spec.defenders.infantry = 1;
+    spec.defenders.cavalry = 1;
     spec.defenders.artillery = 1;
     let mut setup = spec.position().unwrap().to_setup();
     let model: Vec<Unit> = setup
@@ -175,6 +176,7 @@ fn most_units_of_a_kind_fight_without_overflow() {
     setup.next_unit = Some(next);
     let s = Viktory::from_setup(&setup).unwrap();
     let odds = viktory::odds::battle_odds(&s, BattleSpec::HEX).expect("odds");
+    assert!(!odds.exact, "{odds:?}");
     let total = odds.attacker_wins + odds.defender_holds + odds.both_destroyed;
     assert!((total - 1.0).abs() < 1e-9, "{odds:?}");
     let events = play_battle(s, 7);

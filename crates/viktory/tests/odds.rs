@@ -703,3 +703,152 @@ fn the_odds_cache_agrees_with_attack_odds() {
         "{asked} asked, {remembered} answered"
     );
 }
+
+/// Six of each land type a side in a forest town with naval support, the firer's 1s
+/// taking the strongest units: some 200 000 states the battle can reach, about 70 million
+/// steps of the exact method, past the cost limit.
+fn costly_battle() -> BattleSpec {
+    let mut b = spec(
+        Rules::classic(2),
+        &[(I, 6), (C, 6), (A, 6)],
+        units(6, 6, 6, 0),
+    );
+    b.terrain = Terrain::Forest;
+    b.town = Some(false);
+    b.naval_support = 1;
+    b.policy.tactical = TacticalPolicy::Strongest;
+    b
+}
+
+/// A battle under the cost limit is computed exactly, as it always was; one beyond it
+/// is estimated, says so (and how many battles it played), gives the same figures
+/// every time (the dice are seeded from the battle), and lies within a few standard
+/// errors of the exact odds.
+#[test]
+fn costly_battles_are_estimated() {
+    let small = spec(Rules::classic(2), &[(I, 1)], units(1, 0, 0, 0));
+    let s = small.position().unwrap();
+    let cost = odds::battle_cost(&s, BattleSpec::HEX, Policy::default()).unwrap();
+    assert!(cost <= odds::EXACT_COST_LIMIT);
+    let o = small.odds().unwrap();
+    assert!(o.exact && o.samples.is_none());
+    let json = serde_json::to_value(&o).unwrap();
+    assert!(
+        json.get("exact").is_none() && json.get("samples").is_none(),
+        "{json}"
+    );
+
+    let big = costly_battle();
+    let s = big.position().unwrap();
+    let cost = odds::battle_cost(&s, BattleSpec::HEX, big.policy).unwrap();
+    assert!(cost > odds::EXACT_COST_LIMIT, "{cost}");
+    let estimate = big.odds().unwrap();
+    assert!(!estimate.exact);
+    assert_eq!(estimate.samples, Some(odds::ESTIMATE_SAMPLES));
+    let json = serde_json::to_value(&estimate).unwrap();
+    assert_eq!(json["exact"], false);
+    assert_eq!(json["samples"], odds::ESTIMATE_SAMPLES);
+    assert_eq!(
+        big.odds().unwrap(),
+        estimate,
+        "the same estimate every time"
+    );
+    let total: f64 = OUTCOMES.iter().map(|&o| estimate.probability(o)).sum();
+    assert!((total - 1.0).abs() < 1e-9);
+    let exact = odds::battle_odds_by(&s, BattleSpec::HEX, big.policy, odds::Method::Exact).unwrap();
+    assert!(exact.exact);
+    let n = f64::from(odds::ESTIMATE_SAMPLES);
+    for o in OUTCOMES {
+        let p = exact.probability(o);
+        let se = (p * (1.0 - p) / n).sqrt().max(1.0 / n);
+        assert!(
+            (estimate.probability(o) - p).abs() <= 5.0 * se,
+            "{o:?}: estimate {} vs exact {p}",
+            estimate.probability(o)
+        );
+    }
+    let rel = |x: f64, y: f64| (x - y).abs() <= 0.05 * y.max(0.2);
+    assert!(rel(
+        estimate.expected_defender_losses,
+        exact.expected_defender_losses
+    ));
+    assert!(rel(
+        estimate.expected_attacker_losses,
+        exact.expected_attacker_losses
+    ));
+}
+
+/// The estimate follows the same rules as the exact method from every step of a battle
+/// in progress: along a few battles played by the engine, the estimate agrees with the
+/// exact odds (forced) within five standard errors at every step.
+#[test]
+fn estimates_follow_battles_in_progress() {
+    let mut rules = Rules::expansion(2);
+    rules.defender_pre_battle_fire = true;
+    rules.artillery_characteristics = true;
+    let mut spec = spec(rules, &[(I, 2), (C, 1), (A, 2)], units(2, 1, 1, 0));
+    spec.terrain = Terrain::Forest;
+    spec.town = Some(true);
+    let hex = BattleSpec::HEX;
+    let n = f64::from(odds::ESTIMATE_SAMPLES);
+    let policy = Policy::default();
+    for seed in 0..3 {
+        let mut s = spec.position().unwrap();
+        let mut rng = GameRng::from_u64(seed);
+        act(&mut s, Action::Fight { hex });
+        let mut retreating = false;
+        while s.battle().is_some() {
+            let exact = odds::battle_odds_by(&s, hex, policy, odds::Method::Exact).unwrap();
+            let estimate = odds::battle_odds_by(&s, hex, policy, odds::Method::Estimate).unwrap();
+            assert!(!estimate.exact);
+            for o in OUTCOMES {
+                let p = exact.probability(o);
+                let se = (p * (1.0 - p) / n).sqrt().max(1.0 / n);
+                assert!(
+                    (estimate.probability(o) - p).abs() <= 5.0 * se,
+                    "seed {seed}, {:?}: {o:?} estimate {} vs exact {p}",
+                    s.battle().map(|b| b.step),
+                    estimate.probability(o)
+                );
+            }
+            let action = match s.to_move() {
+                ToMove::Chance => s.sample_chance(&mut rng),
+                _ => decide(&s, policy, &mut retreating),
+            };
+            act(&mut s, action);
+        }
+    }
+}
+
+/// The odds cache of the bots computes exactly or not at all: a battle past the cost
+/// limit gets no answer from it (the bot asks again with fewer units), where
+/// `attack_odds` estimates it. Ten artillery a side firing six pre-battle dice each:
+/// every outcome of 60 dice paired with every outcome of the other 60.
+#[test]
+fn the_odds_cache_does_not_estimate() {
+    let artillery = |n: u8| {
+        let mut rules = Rules::expansion(2);
+        rules.pre_battle_fire = 6;
+        let s = spec(rules, &[(A, n)], units(0, 0, n, 0))
+            .position()
+            .unwrap();
+        let ids: Vec<UnitId> = s
+            .units()
+            .iter()
+            .filter(|u| u.owner == Seat(0))
+            .map(|u| u.id)
+            .collect();
+        (s, ids)
+    };
+    let (s, ids) = artillery(10);
+    let mut cache = odds::OddsCache::new(4_000_000);
+    assert!(cache.attack_odds(&s, BattleSpec::HEX, &ids).is_none());
+    assert!(odds::attack_odds(&s, BattleSpec::HEX, &ids).is_some_and(|o| !o.exact));
+    // With three a side the same battle is cheap enough.
+    let (s, ids) = artillery(3);
+    assert!(
+        cache
+            .attack_odds(&s, BattleSpec::HEX, &ids)
+            .is_some_and(|o| o.exact)
+    );
+}

@@ -11,7 +11,8 @@ use super::{BattleOdds, battle_odds};
 use crate::state::Viktory;
 
 /// One battle's odds, without the survivor distributions (kept for programs that ask
-/// `viktory::odds` directly).
+/// `viktory::odds` directly); an estimate says so with `"exact": false` and the
+/// number of `"samples"`.
 fn summary(
     hex: Hex,
     attacker: Seat,
@@ -19,7 +20,7 @@ fn summary(
     started: bool,
     o: &BattleOdds,
 ) -> Value {
-    json!({
+    let mut v = json!({
         "hex": hex,
         "attacker": attacker,
         "defender": defender,
@@ -30,7 +31,13 @@ fn summary(
         "attacker_retreats": o.attacker_retreats,
         "expected_attacker_losses": o.expected_attacker_losses,
         "expected_defender_losses": o.expected_defender_losses,
-    })
+    });
+    // A battle too costly to compute exactly is estimated: say so, as the odds do.
+    if !o.exact {
+        v["exact"] = false.into();
+        v["samples"] = o.samples.into();
+    }
+    v
 }
 
 /// `{"battles": [...]}` for `seat`, or `null` when it has no battle to weigh: the

@@ -40,9 +40,25 @@ use crate::options::Rules;
 use crate::rules::battle;
 use crate::rules::{battle_dice, bombard};
 use crate::state::{Battle, BattleStep, Hits, Viktory};
+
+/// The most work the exact method may take, in the units of its cost estimate (an
+/// upper bound of the steps of its inner loops, [`battle_cost`]); a battle beyond it
+/// gets a Monte Carlo estimate instead. Measured on the project's 2-core machine in a
+/// release build, a unit took 0.2 to 0.8 ns over battles of every kind, so the exact
+/// method stays under some 40 ms (docs/odds.md).
+pub const EXACT_COST_LIMIT: u64 = 50_000_000;
+
+/// The battles played for a Monte Carlo estimate: the standard error of a
+/// probability is at most 0.5 / √4000 ≈ 0.008.
+pub const ESTIMATE_SAMPLES: u32 = 4000;
+
+/// The most fire rounds an estimate may play in all; past them there are no odds
+/// (`None`). A round took up to some 140 ns (docs/odds.md), so an estimate stays under
+/// some 45 ms; only battles of hundreds of units come near it.
+pub const ESTIMATE_MAX_ROUNDS: u64 = 300_000;
 use crate::unit::{PerKind, Unit, UnitId, UnitKind};
 pub(crate) use advice::advice;
-use model::{Counts, Model, Next, Roster, Solver, hit_dist_from};
+use model::{Counts, Dice, Entry, Model, Roster, Sampler, Solver, Tally};
 
 /// How a battle ends (12.3 step 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -127,6 +143,24 @@ pub struct BattleOdds {
     pub attacker_survivors: Vec<Survivors>,
     /// The distribution of the defender's units left at the end, fewest first.
     pub defender_survivors: Vec<Survivors>,
+    /// Whether these figures are exact (up to rounding). `false`: a battle too costly
+    /// to compute exactly ([`EXACT_COST_LIMIT`]); the figures are the frequencies in
+    /// [`BattleOdds::samples`] battles played with seeded dice. Written only when
+    /// `false`, so exact odds read as they always did.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub exact: bool,
+    /// The battles an estimate played ([`ESTIMATE_SAMPLES`]); `None` for exact odds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<u32>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 impl BattleOdds {
@@ -158,16 +192,78 @@ pub struct BombardOdds {
     pub survivors: Vec<Survivors>,
 }
 
+/// How the odds of a battle are computed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Method {
+    /// Exact when that costs at most [`EXACT_COST_LIMIT`], else estimated.
+    #[default]
+    Auto,
+    /// Exact whatever it costs (up to four million states; `None` beyond).
+    Exact,
+    /// Estimated ([`ESTIMATE_SAMPLES`] battles with seeded dice).
+    Estimate,
+}
+
+impl Method {
+    /// The most cost computed exactly, and whether an estimate may stand in beyond.
+    fn plan(self) -> (u64, bool) {
+        match self {
+            Method::Auto => (EXACT_COST_LIMIT, true),
+            Method::Exact => (u64::MAX, false),
+            Method::Estimate => (0, true),
+        }
+    }
+}
+
 /// The odds of the battle pending or in progress at `hex`, from its current step on
 /// (mid-battle too: dice already rolled and casualties already chosen count), with the
-/// default [`Policy`]. `None` when no battle is pending or fought there, or when the
-/// battle is too large to compute (more than four million states).
+/// default [`Policy`]. A battle too costly to compute exactly ([`EXACT_COST_LIMIT`])
+/// gets a Monte Carlo estimate ([`BattleOdds::exact`] is `false`). `None` when no
+/// battle is pending or fought there, or when even the estimate would take too long
+/// ([`ESTIMATE_MAX_ROUNDS`]).
 pub fn battle_odds(state: &Viktory, hex: Hex) -> Option<BattleOdds> {
     battle_odds_with(state, hex, Policy::default())
 }
 
 /// [`battle_odds`] with another policy.
 pub fn battle_odds_with(state: &Viktory, hex: Hex, policy: Policy) -> Option<BattleOdds> {
+    battle_odds_by(state, hex, policy, Method::Auto)
+}
+
+/// [`battle_odds_with`], computed by `method`.
+pub fn battle_odds_by(
+    state: &Viktory,
+    hex: Hex,
+    policy: Policy,
+    method: Method,
+) -> Option<BattleOdds> {
+    let (model, entry, a_all, d_all) = battle_model(state, hex, policy)?;
+    compute(
+        &model,
+        entry,
+        a_all,
+        d_all,
+        model::MAX_STATES,
+        method.plan(),
+    )
+}
+
+/// The cost of the exact odds of the battle pending or in progress at `hex` under
+/// `policy`, in the units of [`EXACT_COST_LIMIT`] (an upper bound of the steps of the
+/// method's inner loops); `None` when there is no battle there.
+pub fn battle_cost(state: &Viktory, hex: Hex, policy: Policy) -> Option<u64> {
+    let (model, entry, _, _) = battle_model(state, hex, policy)?;
+    Some(model::exact_cost(&model, entry))
+}
+
+/// The model of the battle pending or in progress at `hex`, where its odds start, and
+/// the units whose losses count.
+fn battle_model(
+    state: &Viktory,
+    hex: Hex,
+    policy: Policy,
+) -> Option<(Model<'_>, Entry, Counts, Counts)> {
     if let Some(b) = state.battle.as_ref().filter(|b| b.hex == hex) {
         return in_progress(state, b, policy);
     }
@@ -178,7 +274,10 @@ pub fn battle_odds_with(state: &Viktory, hex: Hex, policy: Policy) -> Option<Bat
     let units: Vec<(&Unit, Option<Hex>)> = fighters(state, hex, attacker)
         .map(|u| (u, u.entered_from))
         .collect();
-    fresh(state, hex, attacker, &units, policy)
+    let key = FreshKey::new(state, hex, attacker, &units, policy)?;
+    let (m, entry) = key.model(&state.rules);
+    let (a, d) = (m.attackers.counts(), m.defenders.counts());
+    Some((m, entry, a, d))
 }
 
 /// The odds of a prospective attack: `attackers` (units of one player) move into `hex`
@@ -188,7 +287,7 @@ pub fn battle_odds_with(state: &Viktory, hex: Hex, policy: Policy) -> Option<Bat
 /// Units of the same player already waiting in `hex` to fight join in. `None` when
 /// there is nobody to fight there, a unit is missing, belongs to someone else, or
 /// cannot fight in that hex (frigates fight in water, land units on land), or the
-/// battle is too large.
+/// battle is too large even to estimate (see [`battle_odds`]).
 pub fn attack_odds(state: &Viktory, hex: Hex, attackers: &[UnitId]) -> Option<BattleOdds> {
     attack_odds_with(state, hex, attackers, Policy::default())
 }
@@ -404,8 +503,15 @@ impl FreshKey {
         })
     }
 
-    /// Solves the battle; `None` when it has more than `limit` states.
-    fn solve(&self, rules: &Rules, limit: usize) -> Option<BattleOdds> {
+    /// Solves the battle by `plan` (see [`compute`]).
+    fn solve(&self, rules: &Rules, limit: usize, plan: (u64, bool)) -> Option<BattleOdds> {
+        let (m, entry) = self.model(rules);
+        let (a, d) = (m.attackers.counts(), m.defenders.counts());
+        compute(&m, entry, a, d, limit, plan)
+    }
+
+    /// The battle's model and where its odds start.
+    fn model<'r>(&self, rules: &'r Rules) -> (Model<'r>, Entry) {
         let m = Model {
             rules,
             field: self.field.clone(),
@@ -416,15 +522,12 @@ impl FreshKey {
             retreat: Some(self.retreat),
             policy: self.policy,
         };
-        let solver = Solver::with_limit(&m, limit)?;
-        let (a, d) = (m.attackers.counts(), m.defenders.counts());
-        let start = if self.overwatch > 0 {
-            let hits = solver.defender_hits(self.overwatch);
-            solver.overwatch(a, d, &hits)
+        let entry = if self.overwatch > 0 {
+            Entry::Overwatch(Dice::roll(self.overwatch, m.defender_hit_max))
         } else {
-            solver.pre_battle_fresh(a, d)
+            Entry::PreBattle
         };
-        Some(finish(&solver, &start, a, d))
+        (m, entry)
     }
 }
 
@@ -436,7 +539,11 @@ fn fresh(
     units: &[(&Unit, Option<Hex>)],
     policy: Policy,
 ) -> Option<BattleOdds> {
-    FreshKey::new(s, hex, attacker, units, policy)?.solve(&s.rules, model::MAX_STATES)
+    FreshKey::new(s, hex, attacker, units, policy)?.solve(
+        &s.rules,
+        model::MAX_STATES,
+        Method::Auto.plan(),
+    )
 }
 
 /// A memo of [`attack_odds`] for programs that ask for the odds of many prospective
@@ -498,7 +605,9 @@ impl OddsCache {
     const CAPACITY: usize = 50_000;
 
     /// A memo that computes battles of at most `max_states` states (the two sides'
-    /// numbers of possible unit counts multiplied) and answers `None` for larger ones.
+    /// numbers of possible unit counts multiplied) and answers `None` for larger ones,
+    /// and for those that cost more than [`EXACT_COST_LIMIT`] (no estimates: a program
+    /// asking thousands of times wants the answers fast).
     pub fn new(max_states: usize) -> OddsCache {
         OddsCache {
             rules: None,
@@ -508,7 +617,7 @@ impl OddsCache {
     }
 
     /// [`attack_odds`], remembered; `None` also when the battle has more states than
-    /// this memo's limit.
+    /// this memo's limit or is too costly to compute exactly.
     pub fn attack_odds(
         &mut self,
         state: &Viktory,
@@ -528,13 +637,18 @@ impl OddsCache {
         let limit = self.limit;
         self.memo
             .entry(key)
-            .or_insert_with_key(|k| k.solve(&state.rules, limit))
+            .or_insert_with_key(|k| k.solve(&state.rules, limit, (EXACT_COST_LIMIT, false)))
             .as_ref()
     }
 }
 
-/// A battle in progress, from its current step on.
-fn in_progress(s: &Viktory, b: &Battle, policy: Policy) -> Option<BattleOdds> {
+/// A battle in progress, from its current step on: its model, where its odds start,
+/// and the units whose losses count (the marked casualties included).
+fn in_progress<'s>(
+    s: &'s Viktory,
+    b: &Battle,
+    policy: Policy,
+) -> Option<(Model<'s>, Entry, Counts, Counts)> {
     let water = !s.terrain(b.hex)?.is_land();
     let unmarked = |seat: Seat| -> Vec<(&Unit, Option<Hex>)> {
         fighters(s, b.hex, seat)
@@ -550,8 +664,7 @@ fn in_progress(s: &Viktory, b: &Battle, policy: Policy) -> Option<BattleOdds> {
         retreat: (!b.placement).then(|| battle::retreat_ways(s, b.attacker, &b.entries)),
         ..model(s, b.hex, b.attacker, b.defender, b.naval, policy)
     };
-    let solver = Solver::new(&built)?;
-    let (att, def) = (built.attackers.counts(), built.defenders.counts());
+    let def = built.defenders.counts();
     // Everyone still in the hex, the marked casualties included, for the losses.
     let all = |seat: Seat| -> Counts {
         let mut c = [0u8; 4];
@@ -564,80 +677,123 @@ fn in_progress(s: &Viktory, b: &Battle, policy: Policy) -> Option<BattleOdds> {
     let defenders_before = model::count(d_all);
     let att_hit = built.attacker_hit_max;
     let def_hit = built.defender_hit_max;
-    let rolled = |hit_max: u8| {
-        let mut h = Hits::from_rolls(&b.rolls, hit_max);
-        h.regular = h.regular.saturating_add(b.sure_hits);
-        h
+    // The dice of the step now being rolled: those rolled so far, and the rest.
+    let rolling = |hit_max: u8| {
+        let mut known = Hits::from_rolls(&b.rolls, hit_max);
+        known.regular = known.regular.saturating_add(b.sure_hits);
+        Dice::Roll {
+            known,
+            dice: b.to_roll,
+            hit_max,
+        }
     };
-    let fixed = |h: Hits| vec![(h, 1.0)];
-    let start: Vec<(Next, f64)> = match b.step {
-        BattleStep::Overwatch => solver.overwatch(
-            att,
-            def,
-            &hit_dist_from(rolled(def_hit), b.to_roll, def_hit),
-        ),
-        BattleStep::OverwatchCasualties => solver.overwatch(att, def, &fixed(b.attacker_hits)),
+    let entry = match b.step {
+        BattleStep::Overwatch => Entry::Overwatch(rolling(def_hit)),
+        BattleStep::OverwatchCasualties => Entry::Overwatch(Dice::Fixed(b.attacker_hits)),
         BattleStep::PreBattleFire => {
             let art = def[UnitKind::Artillery.index()];
             let pd = battle_dice::defender_pre_battle_dice(&s.rules, b.naval, art);
-            let on_def = hit_dist_from(rolled(att_hit), b.to_roll, att_hit);
-            solver.pre_battle(
+            Entry::PreBattleFire {
                 defenders_before,
-                att,
-                def,
-                &on_def,
-                &solver.defender_hits(pd),
-            )
+                on_defender: rolling(att_hit),
+                on_attacker: Dice::roll(pd, def_hit),
+            }
         }
-        BattleStep::PreBattleDefense => {
-            let on_att = hit_dist_from(rolled(def_hit), b.to_roll, def_hit);
-            solver.pre_battle(defenders_before, att, def, &fixed(b.defender_hits), &on_att)
-        }
-        BattleStep::PreBattleCasualties => solver.pre_battle(
+        BattleStep::PreBattleDefense => Entry::PreBattleFire {
             defenders_before,
-            att,
-            def,
-            &fixed(b.defender_hits),
-            &fixed(b.attacker_hits),
-        ),
-        BattleStep::AttackerFire => {
-            let on_def = hit_dist_from(rolled(att_hit), b.to_roll, att_hit);
-            let mut out = Vec::new();
-            solver.exchange(defenders_before, att, def, &on_def, None, &mut out);
-            out
-        }
-        BattleStep::DefenderFire => {
-            let on_att = hit_dist_from(rolled(def_hit), b.to_roll, def_hit);
-            let mut out = Vec::new();
-            let on_def = fixed(b.defender_hits);
-            solver.exchange(defenders_before, att, def, &on_def, Some(&on_att), &mut out);
-            out
-        }
-        BattleStep::Casualties => {
-            let mut out = Vec::new();
-            let (on_def, on_att) = (fixed(b.defender_hits), fixed(b.attacker_hits));
-            solver.exchange(defenders_before, att, def, &on_def, Some(&on_att), &mut out);
-            out
-        }
-        BattleStep::RetreatOption => vec![(solver.retreat_option(att, def), 1.0)],
-        BattleStep::Retreating => {
-            vec![(
-                Next::End(Outcome::AttackerRetreats, solver.state(att, def)),
-                1.0,
-            )]
-        }
+            on_defender: Dice::Fixed(b.defender_hits),
+            on_attacker: rolling(def_hit),
+        },
+        BattleStep::PreBattleCasualties => Entry::PreBattleFire {
+            defenders_before,
+            on_defender: Dice::Fixed(b.defender_hits),
+            on_attacker: Dice::Fixed(b.attacker_hits),
+        },
+        BattleStep::AttackerFire => Entry::Exchange {
+            defenders_before,
+            on_defender: rolling(att_hit),
+            on_attacker: None,
+        },
+        BattleStep::DefenderFire => Entry::Exchange {
+            defenders_before,
+            on_defender: Dice::Fixed(b.defender_hits),
+            on_attacker: Some(rolling(def_hit)),
+        },
+        BattleStep::Casualties => Entry::Exchange {
+            defenders_before,
+            on_defender: Dice::Fixed(b.defender_hits),
+            on_attacker: Some(Dice::Fixed(b.attacker_hits)),
+        },
+        BattleStep::RetreatOption => Entry::RetreatOption,
+        BattleStep::Retreating => Entry::Retreating,
     };
-    Some(finish(&solver, &start, a_all, d_all))
+    Some((built, entry, a_all, d_all))
 }
 
-/// Runs the forward pass and reports; `a_all`, `d_all`: the units whose losses count.
-fn finish(
-    solver: &Solver<'_, '_>,
-    start: &[(Next, f64)],
+/// The odds of the battle of `m` from `entry` by `plan` (the most cost to compute
+/// exactly, whether to estimate beyond): exact when that costs at most the first and
+/// has at most `limit` states, else (if the second) the Monte Carlo estimate.
+/// `a_all`, `d_all`: the units whose losses count.
+fn compute(
+    m: &Model<'_>,
+    entry: Entry,
     a_all: Counts,
     d_all: Counts,
-) -> BattleOdds {
-    let tally = solver.solve(start);
+    limit: usize,
+    (cost_limit, estimate): (u64, bool),
+) -> Option<BattleOdds> {
+    let (a, d) = (m.attackers.counts(), m.defenders.counts());
+    if model::exact_cost(m, entry) <= cost_limit
+        && let Some(solver) = Solver::with_limit(m, limit)
+    {
+        let start = solver.start(entry, a, d);
+        return Some(report(solver.solve(&start), a_all, d_all, None));
+    }
+    if !estimate {
+        return None;
+    }
+    let tally =
+        Sampler::new(m, seed(m, entry)).run(entry, a, d, ESTIMATE_SAMPLES, ESTIMATE_MAX_ROUNDS)?;
+    Some(report(tally, a_all, d_all, Some(ESTIMATE_SAMPLES)))
+}
+
+/// The estimate's seed: a hash of everything the battle's odds depend on (FNV-1a, so
+/// that it is the same on every machine and in every build).
+fn seed(m: &Model<'_>, entry: Entry) -> u64 {
+    use std::hash::Hash;
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    if let Ok(rules) = serde_json::to_vec(m.rules) {
+        h.write(&rules);
+    }
+    m.field.hash(&mut h);
+    m.attacker_hit_max.hash(&mut h);
+    m.defender_hit_max.hash(&mut h);
+    m.attackers.hash(&mut h);
+    m.defenders.hash(&mut h);
+    m.retreat.hash(&mut h);
+    m.policy.hash(&mut h);
+    entry.hash(&mut h);
+    h.finish()
+}
+
+/// FNV-1a, 64 bits.
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}
+
+/// The odds as reported, from the tally of the exact method or of an estimate of
+/// `samples` battles; `a_all`, `d_all`: the units whose losses count.
+fn report(tally: Tally, a_all: Counts, d_all: Counts, samples: Option<u32>) -> BattleOdds {
     let left = |v: &[(Counts, f64)]| -> f64 {
         v.iter().map(|&(c, p)| f64::from(model::count(c)) * p).sum()
     };
@@ -653,6 +809,8 @@ fn finish(
         defenders: model::to_per_kind(d_all),
         attacker_survivors: survivors(tally.attackers),
         defender_survivors: survivors(tally.defenders),
+        exact: samples.is_none(),
+        samples,
     }
 }
 

@@ -9,6 +9,9 @@
 //! pass from the top settles every state; a round without casualties (a state to
 //! itself) is summed as a geometric series.
 
+use std::collections::BTreeMap;
+
+use engine::GameRng;
 use hexmap::Hex;
 
 use super::{Outcome, Policy, RetreatPolicy, TacticalPolicy};
@@ -56,13 +59,14 @@ fn per_kind(c: Counts) -> PerKind {
 }
 
 /// Where the mass of one state goes: on to the start of a fire round in another state,
-/// or to the end of the battle.
+/// or to the end of the battle. States are the units left on each side (attacker,
+/// defender).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Next {
-    /// The start of a fire round (12.3 step 1), by state number.
-    Round(usize),
-    /// The battle ends this way, in this state.
-    End(Outcome, usize),
+    /// The start of a fire round (12.3 step 1) with these units left.
+    Round(Counts, Counts),
+    /// The battle ends this way, with these units left.
+    End(Outcome, Counts, Counts),
 }
 
 /// The probability of each (tactical, regular) hit count from some dice.
@@ -155,6 +159,87 @@ pub(crate) fn hit_dist_from(known: Hits, left: u8, hit_max: u8) -> HitDist {
         .collect()
 }
 
+/// How the hits of one fire step come about: rolled already, or dice still to roll on
+/// top of the hits rolled so far (10.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Dice {
+    /// The hits are known.
+    Fixed(Hits),
+    /// `dice` dice still to roll, hitting at `hit_max` or less, added to `known`.
+    Roll {
+        /// The hits rolled so far in this step (sure hits of 15.4 included).
+        known: Hits,
+        /// The dice still to roll.
+        dice: u8,
+        /// The highest die that hits.
+        hit_max: u8,
+    },
+}
+
+impl Dice {
+    /// `dice` dice to roll, nothing rolled yet.
+    pub(crate) fn roll(dice: u8, hit_max: u8) -> Dice {
+        Dice::Roll {
+            known: Hits::default(),
+            dice,
+            hit_max,
+        }
+    }
+
+    /// How many different hit counts these dice can give (the length of their
+    /// distribution).
+    fn outcomes(self) -> u64 {
+        match self {
+            Dice::Fixed(_) => 1,
+            Dice::Roll { dice, hit_max, .. } => outcomes(dice, hit_max),
+        }
+    }
+}
+
+/// The number of (tactical, regular) hit counts of `n` dice with a chance above zero:
+/// every die hits at 6, only 1s hit at 1.
+fn outcomes(n: u8, hit_max: u8) -> u64 {
+    let n = u64::from(n);
+    if hit_max >= 6 || hit_max <= 1 {
+        n + 1
+    } else {
+        (n + 1) * (n + 2) / 2
+    }
+}
+
+/// Where a battle's odds start: the step it stands at (12.3) and what is rolled already.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Entry {
+    /// The pre-battle segment from its start: each side's artillery fires, if any.
+    PreBattle,
+    /// Overwatch with these hits on the attacker, then his pre-battle fire (Expansion,
+    /// Artillery Characteristics).
+    Overwatch(Dice),
+    /// Both sides' pre-battle fire with these hits, casualties removed together.
+    PreBattleFire {
+        /// Defending units at the start of the pre-battle segment.
+        defenders_before: u32,
+        /// The attacker's pre-battle hits on the defender.
+        on_defender: Dice,
+        /// The defender's pre-battle hits on the attacker.
+        on_attacker: Dice,
+    },
+    /// A fire round's exchange (12.3 steps 1–4): the attacker's hits, then the
+    /// defender's (his dice after suppression, when `None`).
+    Exchange {
+        /// Defending units at the start of the exchange, marked casualties included.
+        defenders_before: u32,
+        /// The attacker's hits.
+        on_defender: Dice,
+        /// The defender's hits, when his dice are known already.
+        on_attacker: Option<Dice>,
+    },
+    /// The attacker decides whether to retreat (12.3 step 3).
+    RetreatOption,
+    /// The attacker is retreating.
+    Retreating,
+}
+
 /// Everything one battle's odds depend on.
 pub(crate) struct Model<'r> {
     pub(crate) rules: &'r Rules,
@@ -167,6 +252,73 @@ pub(crate) struct Model<'r> {
     /// The retreat routes, `None` when the attacker may not retreat (13.5).
     pub(crate) retreat: Option<RetreatWays>,
     pub(crate) policy: Policy,
+}
+
+impl Model<'_> {
+    /// The policy's retreat decision at the retreat option (12.3 step 3).
+    fn retreats(&self, a: Counts) -> bool {
+        let Some(ways) = self.retreat else {
+            return false;
+        };
+        let RetreatPolicy::WhenFewerThan(n) = self.policy.retreat else {
+            return false;
+        };
+        let frigates = usize::from(a[UnitKind::Frigate.index()]);
+        let land = total(a) as usize - frigates;
+        total(a) < u32::from(n) && ways.allow(self.rules.retreat, land, frigates)
+    }
+
+    /// After both sides' casualties of a fire round are removed (12.3 steps 2–4).
+    /// `defenders_before`: defending units at the start of the exchange.
+    pub(crate) fn after_round(&self, defenders_before: u32, a: Counts, d: Counts) -> Next {
+        if total(a) == 0 {
+            if total(d) == 0 && defenders_before > 0 {
+                Next::End(Outcome::BothDestroyed, a, d)
+            } else {
+                Next::End(Outcome::DefenderHolds, a, d)
+            }
+        } else if total(d) == 0 {
+            Next::End(Outcome::AttackerWins, a, d)
+        } else {
+            self.retreat_option(a, d)
+        }
+    }
+
+    /// Rule 12.3 step 3: retreat now, or fight another round.
+    pub(crate) fn retreat_option(&self, a: Counts, d: Counts) -> Next {
+        if self.retreats(a) {
+            Next::End(Outcome::AttackerRetreats, a, d)
+        } else {
+            Next::Round(a, d)
+        }
+    }
+
+    /// After pre-battle casualties (12.3 step 0): outside a town or city a defence wiped
+    /// out loses at once; an attack wiped out is over.
+    pub(crate) fn after_pre_battle(&self, defenders_before: u32, a: Counts, d: Counts) -> Next {
+        if total(a) == 0 {
+            self.after_round(defenders_before, a, d)
+        } else if total(d) == 0 && !self.field.town_held {
+            Next::End(Outcome::AttackerWins, a, d)
+        } else {
+            Next::Round(a, d)
+        }
+    }
+
+    /// Rule 12.3 steps 1–2: the attacker's dice with the units `a` left (the last ones
+    /// of each type's roster, with their hex sides), when defending units are left.
+    pub(crate) fn attacker_dice(&self, c: Counts) -> u8 {
+        let sides: Vec<Hex> = (0..4)
+            .flat_map(|k| {
+                let all = &self.attackers.sides[k];
+                all[all.len() - usize::from(c[k])..]
+                    .iter()
+                    .flatten()
+                    .copied()
+            })
+            .collect();
+        battle_dice::attacker_dice(self.rules, &self.field, per_kind(c), &sides)
+    }
 }
 
 /// What the forward pass adds up.
@@ -189,11 +341,6 @@ pub(crate) struct Solver<'m, 'r> {
 }
 
 impl<'m, 'r> Solver<'m, 'r> {
-    /// `None` when the battle has more states than [`MAX_STATES`].
-    pub(crate) fn new(m: &'m Model<'r>) -> Option<Solver<'m, 'r>> {
-        Solver::with_limit(m, MAX_STATES)
-    }
-
     /// `None` when the battle has more states than `limit`.
     pub(crate) fn with_limit(m: &'m Model<'r>, limit: usize) -> Option<Solver<'m, 'r>> {
         let att = Radix::new(m.attackers.counts());
@@ -202,19 +349,7 @@ impl<'m, 'r> Solver<'m, 'r> {
             return None;
         }
         let att_dice: Vec<u8> = (0..att.len)
-            .map(|i| {
-                let c = att.counts(i);
-                let sides: Vec<Hex> = (0..4)
-                    .flat_map(|k| {
-                        let all = &m.attackers.sides[k];
-                        all[all.len() - usize::from(c[k])..]
-                            .iter()
-                            .flatten()
-                            .copied()
-                    })
-                    .collect();
-                battle_dice::attacker_dice(m.rules, &m.field, per_kind(c), &sides)
-            })
+            .map(|i| m.attacker_dice(att.counts(i)))
             .collect();
         let full_def = def.full;
         let max_att = att_dice.iter().copied().max().unwrap_or(0);
@@ -222,7 +357,7 @@ impl<'m, 'r> Solver<'m, 'r> {
             m.rules,
             &m.field,
             per_kind(full_def),
-            total(full_def) as u8,
+            u8::try_from(total(full_def)).unwrap_or(u8::MAX),
             0,
         );
         let att_hits = (0..=max_att)
@@ -239,11 +374,6 @@ impl<'m, 'r> Solver<'m, 'r> {
             att_hits,
             def_hits,
         })
-    }
-
-    /// The state number of these counts.
-    pub(crate) fn state(&self, a: Counts, d: Counts) -> usize {
-        self.att.index(a) * self.def.len + self.def.index(d)
     }
 
     fn split(&self, state: usize) -> (Counts, Counts) {
@@ -273,56 +403,53 @@ impl<'m, 'r> Solver<'m, 'r> {
         lose(units, hits, overwatch, self.m.policy.tactical)
     }
 
-    /// The policy's retreat decision at the retreat option (12.3 step 3).
-    fn retreats(&self, a: Counts) -> bool {
-        let Some(ways) = self.m.retreat else {
-            return false;
-        };
-        let RetreatPolicy::WhenFewerThan(n) = self.m.policy.retreat else {
-            return false;
-        };
-        let frigates = usize::from(a[UnitKind::Frigate.index()]);
-        let land = total(a) as usize - frigates;
-        total(a) < u32::from(n) && ways.allow(self.m.rules.retreat, land, frigates)
+    /// The hits of `dice` as a distribution.
+    fn dist(dice: Dice) -> HitDist {
+        match dice {
+            Dice::Fixed(h) => vec![(h, 1.0)],
+            Dice::Roll {
+                known,
+                dice,
+                hit_max,
+            } => hit_dist_from(known, dice, hit_max),
+        }
     }
 
-    /// After both sides' casualties of a fire round are removed (12.3 steps 2–4).
-    /// `defenders_before`: defending units at the start of the exchange.
-    pub(crate) fn after_round(&self, defenders_before: u32, a: Counts, d: Counts) -> Next {
-        let state = self.state(a, d);
-        if total(a) == 0 {
-            if total(d) == 0 && defenders_before > 0 {
-                Next::End(Outcome::BothDestroyed, state)
-            } else {
-                Next::End(Outcome::DefenderHolds, state)
+    /// The battle from `entry` with units `a` and `d` left: where its mass goes first.
+    pub(crate) fn start(&self, entry: Entry, a: Counts, d: Counts) -> Vec<(Next, f64)> {
+        match entry {
+            Entry::PreBattle => self.pre_battle_fresh(a, d),
+            Entry::Overwatch(on_attacker) => self.overwatch(a, d, &Self::dist(on_attacker)),
+            Entry::PreBattleFire {
+                defenders_before,
+                on_defender,
+                on_attacker,
+            } => self.pre_battle(
+                defenders_before,
+                a,
+                d,
+                &Self::dist(on_defender),
+                &Self::dist(on_attacker),
+            ),
+            Entry::Exchange {
+                defenders_before,
+                on_defender,
+                on_attacker,
+            } => {
+                let mut out = Vec::new();
+                let on_attacker = on_attacker.map(Self::dist);
+                self.exchange(
+                    defenders_before,
+                    a,
+                    d,
+                    &Self::dist(on_defender),
+                    on_attacker.as_deref(),
+                    &mut out,
+                );
+                out
             }
-        } else if total(d) == 0 {
-            Next::End(Outcome::AttackerWins, state)
-        } else {
-            self.retreat_option(a, d)
-        }
-    }
-
-    /// Rule 12.3 step 3: retreat now, or fight another round.
-    pub(crate) fn retreat_option(&self, a: Counts, d: Counts) -> Next {
-        let state = self.state(a, d);
-        if self.retreats(a) {
-            Next::End(Outcome::AttackerRetreats, state)
-        } else {
-            Next::Round(state)
-        }
-    }
-
-    /// After pre-battle casualties (12.3 step 0): outside a town or city a defence wiped
-    /// out loses at once; an attack wiped out is over.
-    pub(crate) fn after_pre_battle(&self, defenders_before: u32, a: Counts, d: Counts) -> Next {
-        let state = self.state(a, d);
-        if total(a) == 0 {
-            self.after_round(defenders_before, a, d)
-        } else if total(d) == 0 && !self.m.field.town_held {
-            Next::End(Outcome::AttackerWins, state)
-        } else {
-            Next::Round(state)
+            Entry::RetreatOption => vec![(self.m.retreat_option(a, d), 1.0)],
+            Entry::Retreating => vec![(Next::End(Outcome::AttackerRetreats, a, d), 1.0)],
         }
     }
 
@@ -341,7 +468,7 @@ impl<'m, 'r> Solver<'m, 'r> {
             let d2 = self.lose(d, hd, false);
             for &(ha, q) in on_attacker {
                 let a2 = self.lose(a, ha, false);
-                out.push((self.after_pre_battle(defenders_before, a2, d2), p * q));
+                out.push((self.m.after_pre_battle(defenders_before, a2, d2), p * q));
             }
         }
         out
@@ -354,7 +481,7 @@ impl<'m, 'r> Solver<'m, 'r> {
         let pa = battle_dice::attacker_pre_battle_dice(self.m.rules, naval, a[art]);
         let pd = battle_dice::defender_pre_battle_dice(self.m.rules, naval, d[art]);
         if pa == 0 && pd == 0 {
-            return vec![(Next::Round(self.state(a, d)), 1.0)];
+            return vec![(Next::Round(a, d), 1.0)];
         }
         self.pre_battle(
             total(d),
@@ -377,7 +504,7 @@ impl<'m, 'r> Solver<'m, 'r> {
         for &(h, p) in on_attacker {
             let a2 = self.lose(a, h, true);
             if total(a2) == 0 {
-                out.push((Next::End(Outcome::DefenderHolds, self.state(a2, d)), p));
+                out.push((Next::End(Outcome::DefenderHolds, a2, d), p));
             } else {
                 out.extend(
                     self.pre_battle_fresh(a2, d)
@@ -416,7 +543,7 @@ impl<'m, 'r> Solver<'m, 'r> {
                     self.m.rules,
                     &self.m.field,
                     present,
-                    dn as u8,
+                    u8::try_from(dn).unwrap_or(u8::MAX),
                     hd.tactical.saturating_add(hd.regular),
                 )
                 .0
@@ -453,14 +580,13 @@ impl<'m, 'r> Solver<'m, 'r> {
                 on_att.len() - 1
             };
             for &(a2, q) in &on_att[k].1 {
-                out.push((self.after_round(defenders_before, a2, d2), p * q));
+                out.push((self.m.after_round(defenders_before, a2, d2), p * q));
             }
         }
     }
 
-    /// A fire round from its start in `state` (12.3 step 1).
-    fn round(&self, state: usize, out: &mut Vec<(Next, f64)>) {
-        let (a, d) = self.split(state);
+    /// A fire round from its start with units `a` and `d` (12.3 step 1).
+    fn round(&self, a: Counts, d: Counts, out: &mut Vec<(Next, f64)>) {
         let dice = if total(d) == 0 {
             0
         } else {
@@ -476,11 +602,13 @@ impl<'m, 'r> Solver<'m, 'r> {
         let mut mass = vec![0.0f64; n];
         let mut outcomes = [0.0f64; 4];
         let mut ends = vec![0.0f64; n];
+        let (att, def) = (&self.att, &self.def);
+        let index = |a: Counts, d: Counts| att.index(a) * def.len + def.index(d);
         let mut place = |next: Next, p: f64, mass: &mut Vec<f64>| match next {
-            Next::Round(s) => mass[s] += p,
-            Next::End(o, s) => {
+            Next::Round(a, d) => mass[index(a, d)] += p,
+            Next::End(o, a, d) => {
                 outcomes[o as usize] += p;
-                ends[s] += p;
+                ends[index(a, d)] += p;
             }
         };
         for &(next, p) in start {
@@ -493,21 +621,22 @@ impl<'m, 'r> Solver<'m, 'r> {
                 continue;
             }
             out.clear();
-            self.round(state, &mut out);
+            let (a, d) = self.split(state);
+            self.round(a, d, &mut out);
             let stay: f64 = out
                 .iter()
-                .filter(|(next, _)| *next == Next::Round(state))
+                .filter(|(next, _)| *next == Next::Round(a, d))
                 .map(|(_, p)| p)
                 .sum();
             if stay >= 1.0 - 1e-12 {
                 // Neither side can ever score a hit (only with house dice rules): the
                 // attacker never takes the hex.
-                place(Next::End(Outcome::DefenderHolds, state), m, &mut mass);
+                place(Next::End(Outcome::DefenderHolds, a, d), m, &mut mass);
                 continue;
             }
             let scale = m / (1.0 - stay);
             for &(next, p) in &out {
-                if next != Next::Round(state) {
+                if next != Next::Round(a, d) {
                     place(next, p * scale, &mut mass);
                 }
             }
@@ -532,6 +661,322 @@ impl<'m, 'r> Solver<'m, 'r> {
             attackers: collect(attackers, &self.att),
             defenders: collect(defenders, &self.def),
         }
+    }
+}
+
+/// The unit counts a side of `units` units can come down to: casualties always take
+/// the first unit of the policy's order, so the units left are always the last
+/// ones of that order, one count for each number left; when the firer's 1s take the
+/// strongest units instead, units go from both ends of the order.
+fn reach(units: u64, strongest: bool) -> u64 {
+    if strongest {
+        (units + 1) * (units + 2) / 2
+    } else {
+        units + 1
+    }
+}
+
+/// Σ over the counts a side of `units` units can come down to of
+/// `min(cap, reach(those units))`: how many distinct casualties the side can suffer,
+/// summed over its states, each at most `cap` (the outcomes of the dice against it).
+fn reach_sum(units: u64, cap: u64, strongest: bool) -> u64 {
+    (0..=units)
+        .map(|left| {
+            // States with `left` units left: one, or (units - left + 1) from both ends.
+            let ways = if strongest { units - left + 1 } else { 1 };
+            ways.saturating_mul(reach(left, strongest).min(cap))
+        })
+        .fold(0u64, u64::saturating_add)
+}
+
+/// An estimate of the work of the exact method for the battle of `m` entered at
+/// `entry`, in steps of its inner loops (about a nanosecond each on the machine the
+/// limit was measured on, docs/odds.md). It bounds the work from above, term by term:
+///
+/// - each fire round, in each state the battle can reach (see [`reach`]): every
+///   outcome of the attacker's dice, looked up among the distinct casualties of the
+///   defender; for each distinct number of defender dice, every outcome of them,
+///   looked up among the distinct casualties of the attacker; and every pair of
+///   distinct casualties. The attacker's dice are most with all his units there
+///   (combined arms and hex sides only grow with units), the defender's too;
+/// - a pass over every numbered state (reachable or not), and the attacker's dice of
+///   each of his states;
+/// - the entry step and the pre-battle fire or Overwatch it leads to: every pair of
+///   outcomes of the two sides' dice, each taking casualties unit by unit.
+pub(crate) fn exact_cost(m: &Model<'_>, entry: Entry) -> u64 {
+    let (a, d) = (m.attackers.counts(), m.defenders.counts());
+    let len = |c: Counts| -> u64 { c.iter().map(|&n| u64::from(n) + 1).product() };
+    let (att_len, def_len) = (len(a), len(d));
+    let (ua, ud) = (u64::from(total(a)), u64::from(total(d)));
+    let strongest = m.policy.tactical == TacticalPolicy::Strongest;
+    let max_att = m.attacker_dice(a);
+    let (max_def, _) = battle_dice::defender_dice(
+        m.rules,
+        &m.field,
+        per_kind(d),
+        u8::try_from(ud).unwrap_or(u8::MAX),
+        0,
+    );
+    let att_out = outcomes(max_att, m.attacker_hit_max);
+    let def_out = outcomes(max_def, m.defender_hit_max);
+    let dice_counts = (u64::from(max_att) + 1).min(u64::from(max_def) + 1);
+    let (att_states, def_states) = (reach(ua, strongest), reach(ud, strongest));
+    let on_def = reach_sum(ud, att_out, strongest);
+    let on_att = reach_sum(ua, def_out, strongest);
+    let rounds = att_states
+        .saturating_mul(on_def)
+        .saturating_mul(att_out)
+        .saturating_add(
+            def_states
+                .saturating_mul(on_att)
+                .saturating_mul(def_out)
+                .saturating_mul(dice_counts),
+        )
+        .saturating_add(on_def.saturating_mul(on_att));
+    // Two sums of probability kept for every numbered state and a pass over them all.
+    let numbered = att_len
+        .saturating_mul(def_len)
+        .saturating_mul(8)
+        .saturating_add(att_len.saturating_mul(8 + ua));
+    let art = UnitKind::Artillery.index();
+    let naval = m.field.naval;
+    // A pair of outcomes takes casualties from both sides, a unit at a time, and
+    // leaves an entry to be placed.
+    let pair = 2 * (8 + ua + ud);
+    let pre = |att_art: u8, def_art: u8| -> u64 {
+        let pa = battle_dice::attacker_pre_battle_dice(m.rules, naval, att_art);
+        let pd = battle_dice::defender_pre_battle_dice(m.rules, naval, def_art);
+        outcomes(pa, m.attacker_hit_max)
+            .saturating_mul(outcomes(pd, m.defender_hit_max))
+            .saturating_mul(pair)
+    };
+    let start = match entry {
+        Entry::PreBattle => pre(a[art], d[art]),
+        Entry::Overwatch(on_attacker) => on_attacker.outcomes().saturating_mul(pre(a[art], d[art])),
+        Entry::PreBattleFire {
+            on_defender,
+            on_attacker,
+            ..
+        } => on_defender
+            .outcomes()
+            .saturating_mul(on_attacker.outcomes())
+            .saturating_mul(pair),
+        Entry::Exchange {
+            on_defender,
+            on_attacker,
+            ..
+        } => on_defender
+            .outcomes()
+            .saturating_mul(on_attacker.map_or(def_out, Dice::outcomes))
+            .saturating_mul(pair),
+        Entry::RetreatOption | Entry::Retreating => 1,
+    };
+    rounds.saturating_add(numbered).saturating_add(start)
+}
+
+/// The Monte Carlo estimate: battles played from the same entry with the same rules
+/// and policy as the exact method, the hits of each fire step drawn from the same
+/// exact distribution of its dice ([`hit_dist`]) with a [`GameRng`] seeded from the
+/// battle itself, so that one battle always gets the same estimate.
+pub(crate) struct Sampler<'m, 'r> {
+    m: &'m Model<'r>,
+    rng: GameRng,
+    /// The attacker's dice by units left, as computed.
+    att_dice: BTreeMap<Counts, u8>,
+    /// The hit distributions drawn from, by dice and hit number, as cumulative
+    /// probabilities.
+    tables: BTreeMap<(u8, u8), Vec<(Hits, f64)>>,
+}
+
+impl<'m, 'r> Sampler<'m, 'r> {
+    /// A sampler for `m` whose draws follow `seed`.
+    pub(crate) fn new(m: &'m Model<'r>, seed: u64) -> Sampler<'m, 'r> {
+        Sampler {
+            m,
+            rng: GameRng::from_u64(seed),
+            att_dice: BTreeMap::new(),
+            tables: BTreeMap::new(),
+        }
+    }
+
+    /// The hits of `n` dice hitting at `hit_max` or less (10.1), drawn from their
+    /// distribution: one draw, whatever the number of dice.
+    fn roll(&mut self, n: u8, hit_max: u8) -> Hits {
+        if n == 0 {
+            return Hits::default();
+        }
+        let table = self.tables.entry((n, hit_max)).or_insert_with(|| {
+            let mut sum = 0.0;
+            hit_dist(n, hit_max)
+                .into_iter()
+                .map(|(h, p)| {
+                    sum += p;
+                    (h, sum)
+                })
+                .collect()
+        });
+        // A uniform draw in [0, 1) from the top 53 bits.
+        let u = (self.rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let i = table.partition_point(|&(_, cum)| cum <= u);
+        table
+            .get(i)
+            .or(table.last())
+            .map_or_else(Hits::default, |&(h, _)| h)
+    }
+
+    fn hits(&mut self, dice: Dice) -> Hits {
+        match dice {
+            Dice::Fixed(h) => h,
+            Dice::Roll {
+                known,
+                dice,
+                hit_max,
+            } => {
+                let h = self.roll(dice, hit_max);
+                Hits {
+                    tactical: h.tactical.saturating_add(known.tactical),
+                    regular: h.regular.saturating_add(known.regular),
+                }
+            }
+        }
+    }
+
+    fn lose(&self, units: Counts, hits: Hits, overwatch: bool) -> Counts {
+        lose(units, hits, overwatch, self.m.policy.tactical)
+    }
+
+    /// One sample of where the battle goes from `entry` (as [`Solver::start`]).
+    fn start(&mut self, entry: Entry, a: Counts, d: Counts) -> Next {
+        match entry {
+            Entry::PreBattle => self.pre_battle_fresh(a, d),
+            Entry::Overwatch(on_attacker) => {
+                let h = self.hits(on_attacker);
+                let a2 = self.lose(a, h, true);
+                if total(a2) == 0 {
+                    Next::End(Outcome::DefenderHolds, a2, d)
+                } else {
+                    self.pre_battle_fresh(a2, d)
+                }
+            }
+            Entry::PreBattleFire {
+                defenders_before,
+                on_defender,
+                on_attacker,
+            } => {
+                let (hd, ha) = (self.hits(on_defender), self.hits(on_attacker));
+                let d2 = self.lose(d, hd, false);
+                let a2 = self.lose(a, ha, false);
+                self.m.after_pre_battle(defenders_before, a2, d2)
+            }
+            Entry::Exchange {
+                defenders_before,
+                on_defender,
+                on_attacker,
+            } => self.exchange(defenders_before, a, d, on_defender, on_attacker),
+            Entry::RetreatOption => self.m.retreat_option(a, d),
+            Entry::Retreating => Next::End(Outcome::AttackerRetreats, a, d),
+        }
+    }
+
+    fn pre_battle_fresh(&mut self, a: Counts, d: Counts) -> Next {
+        let art = UnitKind::Artillery.index();
+        let naval = self.m.field.naval;
+        let pa = battle_dice::attacker_pre_battle_dice(self.m.rules, naval, a[art]);
+        let pd = battle_dice::defender_pre_battle_dice(self.m.rules, naval, d[art]);
+        if pa == 0 && pd == 0 {
+            return Next::Round(a, d);
+        }
+        let entry = Entry::PreBattleFire {
+            defenders_before: total(d),
+            on_defender: Dice::roll(pa, self.m.attacker_hit_max),
+            on_attacker: Dice::roll(pd, self.m.defender_hit_max),
+        };
+        self.start(entry, a, d)
+    }
+
+    /// A fire round's exchange (as [`Solver::exchange`]).
+    fn exchange(
+        &mut self,
+        defenders_before: u32,
+        a: Counts,
+        d: Counts,
+        on_defender: Dice,
+        on_attacker: Option<Dice>,
+    ) -> Next {
+        let hd = self.hits(on_defender);
+        let d2 = self.lose(d, hd, false);
+        let on_attacker = on_attacker.unwrap_or_else(|| {
+            let (dice, _) = battle_dice::defender_dice(
+                self.m.rules,
+                &self.m.field,
+                per_kind(d),
+                u8::try_from(total(d)).unwrap_or(u8::MAX),
+                hd.total(),
+            );
+            Dice::roll(dice, self.m.defender_hit_max)
+        });
+        let ha = self.hits(on_attacker);
+        let a2 = self.lose(a, ha, false);
+        self.m.after_round(defenders_before, a2, d2)
+    }
+
+    /// A fire round from its start (12.3 step 1).
+    fn round(&mut self, a: Counts, d: Counts) -> Next {
+        let dice = if total(d) == 0 {
+            0
+        } else if let Some(&n) = self.att_dice.get(&a) {
+            n
+        } else {
+            let n = self.m.attacker_dice(a);
+            self.att_dice.insert(a, n);
+            n
+        };
+        let on_defender = Dice::roll(dice, self.m.attacker_hit_max);
+        self.exchange(total(d), a, d, on_defender, None)
+    }
+
+    /// `samples` battles from `entry` with units `a` and `d`; `None` when they would
+    /// take more than `max_rounds` fire rounds in all (a battle of hundreds of units
+    /// hitting on 1s only).
+    pub(crate) fn run(
+        &mut self,
+        entry: Entry,
+        a: Counts,
+        d: Counts,
+        samples: u32,
+        max_rounds: u64,
+    ) -> Option<Tally> {
+        let mut outcomes = [0u32; 4];
+        let mut attackers: BTreeMap<Counts, u32> = BTreeMap::new();
+        let mut defenders: BTreeMap<Counts, u32> = BTreeMap::new();
+        let mut rounds = 0u64;
+        for _ in 0..samples {
+            let mut next = self.start(entry, a, d);
+            loop {
+                match next {
+                    Next::End(o, a2, d2) => {
+                        outcomes[o as usize] += 1;
+                        *attackers.entry(a2).or_default() += 1;
+                        *defenders.entry(d2).or_default() += 1;
+                        break;
+                    }
+                    Next::Round(a2, d2) => {
+                        rounds += 1;
+                        if rounds > max_rounds {
+                            return None;
+                        }
+                        next = self.round(a2, d2);
+                    }
+                }
+            }
+        }
+        let share = |n: u32| f64::from(n) / f64::from(samples);
+        let list = |m: BTreeMap<Counts, u32>| m.into_iter().map(|(c, n)| (c, share(n))).collect();
+        Some(Tally {
+            outcomes: outcomes.map(share),
+            attackers: list(attackers),
+            defenders: list(defenders),
+        })
     }
 }
 

@@ -91,11 +91,12 @@ impl BattleSpec {
     /// The battle hex of [`BattleSpec::position`].
     pub const HEX: Hex = Hex::new(0, 0);
 
-    /// The exact odds of the battle.
+    /// The odds of the battle: exact, or an estimate for a battle too costly to
+    /// compute exactly (see [`super::battle_odds`]).
     pub fn odds(&self) -> Result<BattleOdds, SpecError> {
         let state = self.position()?;
         battle_odds_with(&state, Self::HEX, self.policy)
-            .ok_or_else(|| SpecError("the battle has too many units to compute exactly".into()))
+            .ok_or_else(|| SpecError("the battle is too large even to estimate".into()))
     }
 
     /// The exact odds of `shots` bombardments by the attacker of the defending units.
