@@ -268,6 +268,8 @@ pub enum Event {
         unit: UnitId,
         /// Its type.
         kind: UnitKind,
+        /// Where it was (seats that see the hex see it go).
+        hex: Hex,
     },
     /// The doomsday clock started (5.5).
     DoomsdayStarted,

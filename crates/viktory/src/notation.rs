@@ -219,7 +219,7 @@ pub fn describe_event(e: &Event) -> String {
             kind,
             unit: None,
         } => format!("{seat} gives up a reserve {kind}"),
-        Event::Redeployed { unit, kind } => format!("{kind} {unit} returns to the reserve"),
+        Event::Redeployed { unit, kind, .. } => format!("{kind} {unit} returns to the reserve"),
         Event::DoomsdayStarted => "the doomsday clock starts".into(),
         Event::DoomsdayMarked { seat } => format!("a coin lies by {seat}'s capital"),
         Event::Eliminated { seat } => format!("{seat} is eliminated"),

@@ -131,7 +131,8 @@ fn expansion_redeployment() {
         events,
         vec![Event::Redeployed {
             unit: UnitId(1),
-            kind: UnitKind::Infantry
+            kind: UnitKind::Infantry,
+            hex: h(2, -2),
         }]
     );
     act(

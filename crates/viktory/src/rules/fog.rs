@@ -371,6 +371,8 @@ pub(crate) fn redact(s: &Viktory, seat: Option<Seat>, p: &mut Setup) {
         if seat != Some(s.actor()) {
             p.reveals.clear();
             p.turn.capital_candidates.retain(|&h| knows(h));
+            // Whether the revealing player may still redraw is his business too.
+            p.redraw_offered = false;
         }
         if p.balance.as_ref().is_some_and(|b| seat != Some(b.seat)) {
             p.balance = None;
@@ -410,8 +412,12 @@ pub(crate) fn redact(s: &Viktory, seat: Option<Seat>, p: &mut Setup) {
         t.frigate_bombards.retain(|&(_, h)| seen(h));
         t.repairs.retain(|&id| p.units.iter().any(|u| u.id == id));
         if s.rules.dark {
-            // What the active player built in the dark is his secret; so is how much.
+            // What the active player built and placed in the dark is his secret; so is
+            // how much (a unit placed in sight shows in `units`, with its event).
             t.build_actions_used = 0;
+            t.placed.clear();
+            // Which unit moves now would tell when a unit out of sight started moving.
+            t.moving = None;
         }
     }
     let party = |sides: [Seat; 2]| seat.is_some_and(|q| sides.contains(&q));
@@ -633,9 +639,10 @@ pub(crate) fn event_for(s: &Viktory, event: &Event, seat: Option<Seat>) -> Optio
         Event::Disembarked { unit, to }
         | Event::Pillaged { unit, hex: to }
         | Event::Repaired { unit, hex: to } => owner_of(*unit).is_some_and(is) || seen(*to),
-        Event::Redeployed { unit, .. }
-        | Event::Appeared { unit, .. }
-        | Event::Vanished { unit, .. } => owner_of(*unit).is_some_and(is),
+        Event::Redeployed { unit, hex, .. } => owner_of(*unit).is_some_and(is) || seen(*hex),
+        Event::Appeared { unit, .. } | Event::Vanished { unit, .. } => {
+            owner_of(*unit).is_some_and(is)
+        }
         Event::Bombarded { unit, target } => unit_seen(*unit) || seen(*target) || fight_seen,
         Event::DieRolled {
             seat: q, purpose, ..

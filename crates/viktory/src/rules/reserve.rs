@@ -367,15 +367,19 @@ pub fn check_redeploy(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
 /// Takes the unit (and a frigate's cargo) off the map into the reserve, for placement.
 pub fn apply_redeploy(s: &mut Viktory, unit: UnitId, ev: &mut Vec<Event>) {
     let seat = s.turn.active;
-    let leaving: Vec<(UnitId, UnitKind)> = s
+    let leaving: Vec<(UnitId, UnitKind, Hex)> = s
         .units
         .iter()
         .filter(|u| u.id == unit || u.aboard == Some(unit))
-        .map(|u| (u.id, u.kind))
+        .map(|u| (u.id, u.kind, u.hex))
         .collect();
-    for &(id, kind) in &leaving {
+    for &(id, kind, hex) in &leaving {
         s.players[seat.index()].reserve.gain(kind);
-        ev.push(Event::Redeployed { unit: id, kind });
+        ev.push(Event::Redeployed {
+            unit: id,
+            kind,
+            hex,
+        });
     }
     s.units.retain(|u| u.id != unit && u.aboard != Some(unit));
     s.refresh_occupancy();
