@@ -26,7 +26,9 @@ function oddsText(o, names) {
   const holds = o.defender_holds + o.both_destroyed;
   parts.push(`${o.defender !== null && o.defender !== undefined ? names[o.defender] : 'the defence'} holds ${pct(holds)}`);
   if (o.attacker_retreats > 0) parts.push(`retreat ${pct(o.attacker_retreats)}`);
-  return `${parts.join(', ')}; expected losses ${o.expected_attacker_losses.toFixed(1)} attacking, ${o.expected_defender_losses.toFixed(1)} defending`;
+  const odds = `${parts.join(', ')}; expected losses ${o.expected_attacker_losses.toFixed(1)} attacking, ${o.expected_defender_losses.toFixed(1)} defending`;
+  // Battles too big for the exact method come as a labelled estimate (docs/odds.md).
+  return o.exact === false ? `estimate from ${o.samples} simulated battles: ${odds}` : odds;
 }
 
 /** The actions that end a phase or segment: the E key plays the first one offered. */
