@@ -167,6 +167,8 @@ pub enum Event {
         unit: UnitId,
         /// The frigate.
         frigate: UnitId,
+        /// Where the land unit stood (seats that see the hex see it go).
+        from: Hex,
     },
     /// A land unit left its frigate.
     Disembarked {
@@ -174,6 +176,8 @@ pub enum Event {
         unit: UnitId,
         /// Into this hex.
         to: Hex,
+        /// From the frigate in this hex (seats that see it see the unit go).
+        from: Hex,
     },
     /// A bombardment was declared.
     Bombarded {

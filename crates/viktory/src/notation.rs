@@ -164,8 +164,8 @@ pub fn describe_event(e: &Event) -> String {
             road: false,
         } => format!("{unit} moves {from} to {to}"),
         Event::MovementEnded { unit } => format!("{unit} stops"),
-        Event::Embarked { unit, frigate } => format!("{unit} boards frigate {frigate}"),
-        Event::Disembarked { unit, to } => format!("{unit} lands at {to}"),
+        Event::Embarked { unit, frigate, .. } => format!("{unit} boards frigate {frigate}"),
+        Event::Disembarked { unit, to, .. } => format!("{unit} lands at {to}"),
         Event::Bombarded { unit, target } => format!("{unit} bombards {target}"),
         Event::DieRolled {
             seat,

@@ -45,7 +45,8 @@ fn rule_9_41_three_at_a_time_and_three_a_turn() {
         events[0],
         Event::Embarked {
             unit: UnitId(2),
-            frigate: UnitId(1)
+            frigate: UnitId(1),
+            from: h(0, -1),
         }
     );
     assert_eq!(refused(&s, embark(5, 1)), ("frigate_full", "9.41"));
@@ -162,7 +163,8 @@ fn rule_9_46_one_drop_off_hex_and_the_frigate_stops() {
         events,
         vec![Event::Disembarked {
             unit: UnitId(2),
-            to: h(0, -1)
+            to: h(0, -1),
+            from: h(0, 0),
         }]
     );
     assert_eq!(refused(&s, land(3, 0, 1)), ("one_drop_hex", "9.46"));

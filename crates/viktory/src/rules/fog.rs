@@ -439,6 +439,13 @@ pub(crate) fn redact(s: &Viktory, seat: Option<Seat>, p: &mut Setup) {
     {
         p.capture = None;
     }
+    if let (true, Some(c)) = (s.rules.dark, p.capture.as_mut())
+        && !mine(c.loser)
+    {
+        // Dark: what the loser still owes is his reserve's secret; his disbanding is
+        // told to him alone.
+        c.owed.clear();
+    }
     p.explored = match seat {
         Some(q) if s.rules.independent_exploration => (0..players)
             .map(|i| {
@@ -635,10 +642,14 @@ pub(crate) fn event_for(s: &Viktory, event: &Event, seat: Option<Seat>) -> Optio
                 false
             }
         }
-        Event::MovementEnded { unit } | Event::Embarked { unit, .. } => unit_seen(*unit),
-        Event::Disembarked { unit, to }
-        | Event::Pillaged { unit, hex: to }
-        | Event::Repaired { unit, hex: to } => owner_of(*unit).is_some_and(is) || seen(*to),
+        Event::MovementEnded { unit } => unit_seen(*unit),
+        Event::Embarked { unit, from, .. } => unit_seen(*unit) || seen(*from),
+        Event::Disembarked { unit, to, from } => {
+            owner_of(*unit).is_some_and(is) || seen(*to) || seen(*from)
+        }
+        Event::Pillaged { unit, hex: to } | Event::Repaired { unit, hex: to } => {
+            owner_of(*unit).is_some_and(is) || seen(*to)
+        }
         Event::Redeployed { unit, hex, .. } => owner_of(*unit).is_some_and(is) || seen(*hex),
         Event::Appeared { unit, .. } | Event::Vanished { unit, .. } => {
             owner_of(*unit).is_some_and(is)

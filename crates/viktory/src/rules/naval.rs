@@ -131,6 +131,7 @@ pub fn apply_embark(s: &mut Viktory, unit: UnitId, frigate: UnitId, ev: &mut Vec
     movement::switch_to(s, frigate, ev);
     let fhex = s.unit(frigate).expect("checked").hex;
     let costs = s.rules.frigate_characteristics;
+    let from = s.unit(unit).expect("checked").hex;
     let u = s.unit_mut(unit);
     u.aboard = Some(frigate);
     u.hex = fhex;
@@ -148,7 +149,11 @@ pub fn apply_embark(s: &mut Viktory, unit: UnitId, frigate: UnitId, ev: &mut Vec
     let f = s.unit_mut(frigate);
     f.loads = f.loads.saturating_add(1);
     s.refresh_occupancy();
-    ev.push(Event::Embarked { unit, frigate });
+    ev.push(Event::Embarked {
+        unit,
+        frigate,
+        from,
+    });
 }
 
 /// Rule 9.46, 9.47: may cargo unit `unit` go ashore at `to`?
@@ -244,7 +249,11 @@ pub fn apply_disembark(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Even
         u.mp = 0;
     }
     s.refresh_occupancy();
-    ev.push(Event::Disembarked { unit, to });
+    ev.push(Event::Disembarked {
+        unit,
+        to,
+        from: fhex,
+    });
     if enemy && let Err(i) = s.turn.pending_battles.binary_search(&to) {
         s.turn.pending_battles.insert(i, to);
     }
