@@ -6,11 +6,10 @@ use engine::{Actor, Game, GameRng, NewGame, Seat, ToMove};
 use viktory::Viktory;
 
 /// Plays seeded random Dark games and checks, for every seat and step, that a view
-/// that changed came with news.
+/// that changed came with news. One known gap is left: a unit on the map disbanded
+/// after a capture, in a hex the capturer sees, leaves his view with no event (seed 41
+/// of 0..300, step 581), so the range stops at 40 seeds until that is fixed.
 #[test]
-#[ignore = "one known gap, not yet fixed: a unit on the map disbanded after a capture, in a \
-            hex the capturer sees, leaves his view with no event (seed 41, step 581 of 300 \
-            seeds); 40 seeds pass; run by hand"]
 fn a_view_changes_only_with_news() {
     for seed in 0..40u64 {
         let mut options = serde_json::Map::new();
