@@ -119,6 +119,8 @@ export async function showGame(app, id, linkToken) {
   let selected = null;
   let shownSeat = null; // the seat whose view is on screen (hot-seat)
   let busy = false;
+  // A live update that arrived while a move was being sent: refresh once it is done.
+  let missed = false;
 
   /** The token this browser uses now: the seat to move if it holds it, else its first. */
   function currentToken(toMove) {
@@ -385,6 +387,7 @@ export async function showGame(app, id, linkToken) {
       await refresh();
     } finally {
       busy = false;
+      if (missed) { missed = false; refresh(); }
     }
   }
 
@@ -400,6 +403,7 @@ export async function showGame(app, id, linkToken) {
       error.textContent = `Refused: ${e.explain ? e.explain() : e.message}`;
     } finally {
       busy = false;
+      if (missed) { missed = false; refresh(); }
       await refresh();
     }
   }
@@ -474,7 +478,7 @@ export async function showGame(app, id, linkToken) {
           else if (e.type === 'die_rolled' && e.purpose !== 'doomsday' && e.purpose !== 'bombard') battleDice.push(e);
         }
       }
-      if (!busy) refresh();
+      if (busy) missed = true; else refresh();
     } else if (message.type === 'seats') {
       // A player joined or left: the log's lines name them anew.
       refresh().then(() => {
