@@ -50,6 +50,10 @@ pub struct OptionInfo {
     /// The greatest value allowed, as for [`OptionInfo::min`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<i64>,
+    /// Where a form shows the option, as the game groups them (VIKTORY: `variants`,
+    /// `victory`, `advanced`); `None`: the game does not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
 }
 
 /// The kind of value an option takes.
@@ -91,6 +95,7 @@ impl OptionInfo {
             choices: Vec::new(),
             min: None,
             max: None,
+            group: None,
         }
     }
 
@@ -108,6 +113,13 @@ impl OptionInfo {
     pub fn with_range(mut self, min: i64, max: i64) -> OptionInfo {
         self.min = Some(min);
         self.max = Some(max);
+        self
+    }
+
+    /// The same option, shown in `group` ([`OptionInfo::group`]).
+    #[must_use]
+    pub fn with_group(mut self, group: impl Into<String>) -> OptionInfo {
+        self.group = Some(group.into());
         self
     }
 }

@@ -181,15 +181,23 @@ pub fn routes() -> Router<Arc<Hub>> {
         .route("/api/games/{id}/live", get(crate::live::upgrade))
 }
 
+/// `GET /api/catalog`: the games, their presets and options, the bot levels, and
+/// whether this server can send "your move" e-mails (`email`: SMTP is configured).
 async fn catalog(State(hub): State<Arc<Hub>>) -> Json<Value> {
     let games: Vec<Value> = hub
         .catalog
         .entries()
         .map(|e| json!({"game": e.name(), "presets": e.presets()}))
         .collect();
-    Json(json!({"games": games, "bot_levels": BOT_LEVELS}))
+    Json(json!({
+        "games": games,
+        "bot_levels": BOT_LEVELS,
+        "email": hub.config.smtp.is_some(),
+    }))
 }
 
+/// `GET /api/games?status=open,running,over`: the newest 100 games of those statuses,
+/// each with its seats, turn, who decides now and, once over, the result.
 async fn list(
     State(hub): State<Arc<Hub>>,
     RawQuery(raw): RawQuery,
@@ -206,12 +214,30 @@ async fn list(
             )));
         }
     }
-    let rows = hub.store.games(&wanted, 100).await?;
-    let mut games = Vec::with_capacity(rows.len());
-    for row in rows {
-        let seats = hub.store.seats(&row.id).await?;
-        games.push(Hub::summary(&row, &seats));
-    }
+    // Two queries for up to 100 games; where each stands was stored with its last
+    // action, so no game is loaded or replayed.
+    let listed = hub.store.listing(&wanted, 100).await?;
+    let games: Vec<Value> = listed
+        .iter()
+        .map(|game| {
+            let mut out = Hub::summary(&game.row, &game.seats);
+            let progress = game.progress.as_ref();
+            let to_move = progress
+                .and_then(|p| serde_json::from_str::<Value>(&p.to_move).ok())
+                .unwrap_or(Value::Null);
+            // How it ended: the server's result (resignation), else the rules'.
+            out["result"] = game
+                .row
+                .result
+                .as_deref()
+                .and_then(|r| serde_json::from_str(r).ok())
+                .or_else(|| to_move.get("over").cloned())
+                .unwrap_or(Value::Null);
+            out["turn"] = json!(progress.and_then(|p| p.turn));
+            out["to_move"] = to_move;
+            out
+        })
+        .collect();
     Ok(Json(json!({ "games": games })))
 }
 

@@ -655,7 +655,10 @@ impl Hub {
             status: over.then_some("over"),
             public_version: live.feeds.version(None),
         };
-        self.store.append(id, current, &bodies, change).await?;
+        let progress = crate::lobby::progress(live.session.as_ref());
+        self.store
+            .append_at(id, current, &bodies, change, Some(&progress))
+            .await?;
         unstored.stored();
         let live = guard.as_mut().expect("locked games are loaded");
         if over {

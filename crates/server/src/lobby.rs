@@ -17,7 +17,7 @@ use crate::bots;
 use crate::error::ApiError;
 use crate::hub::{Hub, log_entries, public_seats};
 use crate::secrets::{new_seed, new_token};
-use crate::store::{GameRow, SeatRow, StatusChange, StoreError};
+use crate::store::{GameRow, Progress, SeatRow, StatusChange, StoreError};
 use protocol::{RejectReason, SessionConfig};
 
 /// Longest display name, in characters.
@@ -178,6 +178,21 @@ fn status_after(live: &crate::hub::Live, seats: &[SeatRow]) -> (&'static str, Op
     (crate::hub::status_of(live.is_over(), seats), None)
 }
 
+/// Where `session` stands for the lists of games ([`Progress`]): the game turn as a
+/// spectator's view numbers it (`position.turn`, or its `number`) and who decides now,
+/// both of which every spectator sees.
+pub(crate) fn progress(session: &dyn protocol::Session) -> Progress {
+    let view = session.view(None);
+    let turn = &view["position"]["turn"];
+    Progress {
+        turn: turn
+            .as_u64()
+            .or_else(|| turn["number"].as_u64())
+            .and_then(|t| u32::try_from(t).ok()),
+        to_move: json!(session.to_move()).to_string(),
+    }
+}
+
 /// An invite link for `token`: the token rides in the fragment, which browsers never
 /// send to servers, so it stays out of logs.
 pub(crate) fn invite(hub: &Hub, id: &str, token: &str) -> String {
@@ -322,7 +337,9 @@ impl Hub {
             created_at: now(),
             public_seq: feeds.version(None),
         };
-        self.store.create_game(&row, &seats, &initial).await?;
+        self.store
+            .create_game_at(&row, &seats, &initial, Some(&progress(session.as_ref())))
+            .await?;
         tracing::info!(game = %id, family = %row.game, preset = %row.preset, players, "game created");
         bots::kick(self, &self.slot(&id));
         Ok(Created {

@@ -109,6 +109,29 @@ pub struct AppendMeta<'a> {
     pub public_version: u64,
 }
 
+/// Where a game stands, as a spectator may see it, stored with the game at each append
+/// so that the lists of games show it without loading or replaying a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Progress {
+    /// The game turn, as the spectator's view numbers it (`None` when the game does
+    /// not number its turns).
+    pub turn: Option<u32>,
+    /// Who must decide now (`engine::ToMove` as JSON), which spectators are told too.
+    pub to_move: String,
+}
+
+/// A game as the lists of games show it: its header, where it stands (`None` for a
+/// game stored before the progress was kept, until its next action) and its seats.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// The game's header.
+    pub row: GameRow,
+    /// Where it stands.
+    pub progress: Option<Progress>,
+    /// Its seats, by seat.
+    pub seats: Vec<SeatRow>,
+}
+
 /// A new status for a game, and how it ended when the server ended it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StatusChange<'a> {
@@ -188,6 +211,12 @@ const MIGRATIONS: &[&[&str]] = &[
     &[
         "ALTER TABLE games ADD COLUMN public_seq BIGINT NOT NULL DEFAULT 0",
         "UPDATE games SET public_seq = seq",
+    ],
+    // 4: where each game stands, for game lists (turn, who decides); filled in by the
+    // next append of a game stored before.
+    &[
+        "ALTER TABLE games ADD COLUMN turn BIGINT",
+        "ALTER TABLE games ADD COLUMN to_move TEXT",
     ],
 ];
 
@@ -356,6 +385,18 @@ impl Store {
         seats: &[SeatRow],
         initial: &[String],
     ) -> Result<(), StoreError> {
+        self.create_game_at(game, seats, initial, None).await
+    }
+
+    /// [`Store::create_game`], with where the new game stands ([`Progress`]) for the
+    /// lists of games.
+    pub async fn create_game_at(
+        &self,
+        game: &GameRow,
+        seats: &[SeatRow],
+        initial: &[String],
+        progress: Option<&Progress>,
+    ) -> Result<(), StoreError> {
         let _turn = self.write_turn().await;
         let mut tx = self.pool.begin().await?;
         sqlx::query(&format!(
@@ -375,6 +416,14 @@ impl Store {
         .bind(game.public_seq as i64)
         .execute(&mut *tx)
         .await?;
+        if let Some(progress) = progress {
+            sqlx::query("UPDATE games SET turn = $1, to_move = $2 WHERE id = $3")
+                .bind(progress.turn.map(i64::from))
+                .bind(&progress.to_move)
+                .bind(&game.id)
+                .execute(&mut *tx)
+                .await?;
+        }
         for seat in seats {
             sqlx::query(
                 "INSERT INTO seats (game_id, seat, kind, bot_level, token_hash, name, resigned,
@@ -436,30 +485,72 @@ impl Store {
         rows.iter().map(game_row).collect()
     }
 
+    /// The games with one of `statuses` (every game when empty), newest first, at most
+    /// `limit`, with where each stands and its seats: two queries, whatever the number
+    /// of games.
+    pub async fn listing(&self, statuses: &[&str], limit: u32) -> Result<Vec<Listed>, StoreError> {
+        let filter = if statuses.is_empty() {
+            String::new()
+        } else {
+            let marks: Vec<String> = (1..=statuses.len()).map(|i| format!("${i}")).collect();
+            format!("WHERE status IN ({})", marks.join(", "))
+        };
+        let sql = format!(
+            "SELECT {GAME_COLUMNS}, turn, to_move FROM games {filter}
+             ORDER BY created_at DESC, id LIMIT {limit}"
+        );
+        let mut query = sqlx::query(&sql);
+        for status in statuses {
+            query = query.bind(*status);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        let mut listed = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let to_move: Option<String> = r.try_get("to_move")?;
+            let turn: Option<i64> = r.try_get("turn")?;
+            listed.push(Listed {
+                row: game_row(r)?,
+                progress: to_move.map(|to_move| Progress {
+                    turn: turn.and_then(|t| u32::try_from(t).ok()),
+                    to_move,
+                }),
+                seats: Vec::new(),
+            });
+        }
+        if listed.is_empty() {
+            return Ok(listed);
+        }
+        let marks: Vec<String> = (1..=listed.len()).map(|i| format!("${i}")).collect();
+        let sql = format!(
+            "SELECT game_id, {SEAT_COLUMNS} FROM seats WHERE game_id IN ({})
+             ORDER BY game_id, seat",
+            marks.join(", ")
+        );
+        let mut query = sqlx::query(&sql);
+        for game in &listed {
+            query = query.bind(&game.row.id);
+        }
+        let mut by_game: std::collections::HashMap<String, Vec<SeatRow>> =
+            std::collections::HashMap::new();
+        for r in query.fetch_all(&self.pool).await? {
+            let id: String = r.try_get("game_id")?;
+            by_game.entry(id).or_default().push(seat_row(&r)?);
+        }
+        for game in &mut listed {
+            game.seats = by_game.remove(&game.row.id).unwrap_or_default();
+        }
+        Ok(listed)
+    }
+
     /// A game's seats, by seat.
     pub async fn seats(&self, id: &str) -> Result<Vec<SeatRow>, StoreError> {
-        let rows = sqlx::query(
-            "SELECT seat, kind, bot_level, token_hash, name, resigned, notify_email,
-                notify_webhook
-             FROM seats WHERE game_id = $1 ORDER BY seat",
-        )
+        let rows = sqlx::query(&format!(
+            "SELECT {SEAT_COLUMNS} FROM seats WHERE game_id = $1 ORDER BY seat"
+        ))
         .bind(id)
         .fetch_all(&self.pool)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(SeatRow {
-                    seat: u8::try_from(r.try_get::<i32, _>("seat")?).unwrap_or(u8::MAX),
-                    kind: r.try_get("kind")?,
-                    bot_level: r.try_get("bot_level")?,
-                    token_hash: r.try_get("token_hash")?,
-                    name: r.try_get("name")?,
-                    resigned: r.try_get::<i64, _>("resigned")? != 0,
-                    notify_email: r.try_get("notify_email")?,
-                    notify_webhook: r.try_get("notify_webhook")?,
-                })
-            })
-            .collect()
+        rows.iter().map(seat_row).collect()
     }
 
     /// Changes one seat, every field of it (token hash, name, resignation,
@@ -550,12 +641,26 @@ impl Store {
         bodies: &[String],
         meta: AppendMeta<'_>,
     ) -> Result<u64, StoreError> {
+        self.append_at(id, expected_seq, bodies, meta, None).await
+    }
+
+    /// [`Store::append`], also setting where the game stands after it ([`Progress`],
+    /// for the lists of games) in the same transaction.
+    pub async fn append_at(
+        &self,
+        id: &str,
+        expected_seq: u64,
+        bodies: &[String],
+        meta: AppendMeta<'_>,
+        progress: Option<&Progress>,
+    ) -> Result<u64, StoreError> {
         let request = AppendRequest {
             id: id.to_owned(),
             expected: expected_seq,
             bodies: bodies.to_vec(),
             status: meta.status.map(str::to_owned),
             public_version: meta.public_version,
+            progress: progress.cloned(),
         };
         if let Some(group) = &self.group {
             let (reply, answer) = tokio::sync::oneshot::channel();
@@ -690,6 +795,22 @@ impl Store {
     }
 }
 
+const SEAT_COLUMNS: &str =
+    "seat, kind, bot_level, token_hash, name, resigned, notify_email, notify_webhook";
+
+fn seat_row(r: &AnyRow) -> Result<SeatRow, StoreError> {
+    Ok(SeatRow {
+        seat: u8::try_from(r.try_get::<i32, _>("seat")?).unwrap_or(u8::MAX),
+        kind: r.try_get("kind")?,
+        bot_level: r.try_get("bot_level")?,
+        token_hash: r.try_get("token_hash")?,
+        name: r.try_get("name")?,
+        resigned: r.try_get::<i64, _>("resigned")? != 0,
+        notify_email: r.try_get("notify_email")?,
+        notify_webhook: r.try_get("notify_webhook")?,
+    })
+}
+
 fn game_row(r: &AnyRow) -> Result<GameRow, StoreError> {
     let seq: i64 = r.try_get("seq")?;
     Ok(GameRow {
@@ -716,6 +837,7 @@ struct AppendRequest {
     bodies: Vec<String>,
     status: Option<String>,
     public_version: u64,
+    progress: Option<Progress>,
 }
 
 /// The answer channel of an append.
@@ -732,8 +854,11 @@ async fn append_in(
 ) -> Result<Result<u64, StoreError>, sqlx::Error> {
     let expected = request.expected;
     let last = expected + request.bodies.len() as u64;
+    let progress = request.progress.as_ref();
     let moved = sqlx::query(
-        "UPDATE games SET seq = $1, status = COALESCE($2, status), public_seq = $3
+        "UPDATE games SET seq = $1, status = COALESCE($2, status), public_seq = $3,
+            turn = CASE WHEN $6 = 1 THEN $7 ELSE turn END,
+            to_move = COALESCE($8, to_move)
          WHERE id = $4 AND seq = $5",
     )
     .bind(last as i64)
@@ -741,6 +866,9 @@ async fn append_in(
     .bind(request.public_version as i64)
     .bind(&request.id)
     .bind(expected as i64)
+    .bind(i64::from(progress.is_some()))
+    .bind(progress.and_then(|p| p.turn).map(i64::from))
+    .bind(progress.map(|p| p.to_move.as_str()))
     .execute(&mut *conn)
     .await?
     .rows_affected();

@@ -560,6 +560,89 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
     ),
 ];
 
+/// The rulebook an option comes from, which decides the presets that offer it: a
+/// preset offers the options of its own rulebook and of those it builds on (the
+/// Expansion builds on VIKTORY II, the online rules on the Expansion).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OptionSource {
+    /// VIKTORY II's own rules, its parameters and its optional rules (chapter 15), and
+    /// this program's settings (players, turn limit, automatic casualties): every preset.
+    Base,
+    /// The Expansion Rules 1.0: `expansion` and `online`.
+    Expansion,
+    /// The online rules (gamesbyemail): `online` only.
+    Online,
+}
+
+impl OptionSource {
+    /// Whether preset `preset` offers options from this source.
+    pub(crate) fn applies_to(self, preset: &str) -> bool {
+        match self {
+            OptionSource::Base => true,
+            OptionSource::Expansion => matches!(preset, "expansion" | "online"),
+            OptionSource::Online => preset == "online",
+        }
+    }
+}
+
+/// The rulebook option `name` comes from ([`OptionSource`]).
+pub(crate) fn option_source(name: &str) -> OptionSource {
+    match name {
+        "build_after_moving"
+        | "build_actions"
+        | "combat_supply"
+        | "redeployment"
+        | "plains_city_bonus"
+        | "road_ferries"
+        | "build_adjacent_enemy_restriction"
+        | "cavalry_ignores_slow_terrain"
+        | "hexside_bonus"
+        | "defender_pre_battle_fire"
+        | "map_customization"
+        | "quick_victory_points"
+        | "quicker_game_setup"
+        | "accelerator_enhancement"
+        | "metropolis"
+        | "metropolis_capital"
+        | "battle_dice_factors"
+        | "frigate_characteristics"
+        | "artillery_characteristics"
+        | "pillage"
+        | "cavalry_characteristics"
+        | "road_ferry_network" => OptionSource::Expansion,
+        "hexside_bonus_naval"
+        | "combat_supply_needs_capital"
+        | "capital_frigates_nearest_water"
+        | "colorblind"
+        | "opening_second_town"
+        | "dark"
+        | "independent_exploration" => OptionSource::Online,
+        _ => OptionSource::Base,
+    }
+}
+
+/// The rulebook a victory condition comes from: 5.0's own, or the Expansion's optional
+/// ones.
+pub(crate) fn victory_source(victory: Victory) -> OptionSource {
+    match victory {
+        Victory::QuickerVictory | Victory::TwoVassals => OptionSource::Expansion,
+        _ => OptionSource::Base,
+    }
+}
+
+/// Where a form shows an option, given its preset's default: `victory` (how the game
+/// is won and when it ends), `variants` (rules switched on or off, or chosen among
+/// their versions) or `advanced` (the numbers and tables of the rules: board, dice,
+/// movement).
+pub(crate) fn option_group(name: &str, default: &serde_json::Value) -> &'static str {
+    match name {
+        "victory" | "max_turns" | "race_points" | "quick_victory_points" => "victory",
+        "suppression" | "retreat" | "lost_capital" => "variants",
+        _ if default.is_boolean() => "variants",
+        _ => "advanced",
+    }
+}
+
 /// The values a numeric option allows: `min..=max` for each of its numbers (the four of
 /// a per-unit-type option, the five of a tile bank). [`Rules::validate`] refuses a value
 /// outside its range, and the presets show the ranges to clients
@@ -825,12 +908,21 @@ impl Rules {
             let json = serde_json::to_value(&rules).expect("rules serialise");
             let options = OPTION_TEXTS
                 .iter()
-                .map(|&(name, text)| {
-                    let mut info = OptionInfo::new(name, text, json[name].clone());
-                    if let Some((kind, choices)) = option_kind(name) {
+                .filter(|&&(option, _)| option_source(option).applies_to(name))
+                .map(|&(option, text)| {
+                    let mut info = OptionInfo::new(option, text, json[option].clone())
+                        .with_group(option_group(option, &json[option]));
+                    if let Some((kind, mut choices)) = option_kind(option) {
+                        if option == "victory" {
+                            // The Expansion's victory conditions only where it applies.
+                            choices.retain(|c| {
+                                serde_json::from_value::<Victory>(c.clone())
+                                    .is_ok_and(|v| victory_source(v).applies_to(name))
+                            });
+                        }
                         info = info.with_kind(kind, choices);
                     }
-                    match rules.option_range(name) {
+                    match rules.option_range(option) {
                         Some((min, max)) => info.with_range(i64::from(min), i64::from(max)),
                         None => info,
                     }
