@@ -620,7 +620,7 @@ export function panZoom(svg) {
   svg.style.touchAction = 'none';
   if (!svg.hasAttribute('tabindex')) svg.setAttribute('tabindex', '0');
   svg.setAttribute('aria-keyshortcuts', '+ - 0 ArrowUp ArrowDown ArrowLeft ArrowRight');
-  if (!svg.getAttribute('aria-roledescription')) svg.setAttribute('aria-roledescription', 'map: arrow keys pan, + and − zoom, 0 shows it all');
+  if (!svg.getAttribute('aria-roledescription')) svg.setAttribute('aria-roledescription', 'map');
   const pointers = new Map();
   let last = null;
   let moved = 0;
