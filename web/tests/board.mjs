@@ -410,6 +410,18 @@ export async function boardInteraction(browser, base) {
   await page.locator('g.hex[data-hex="-1,-1"] polygon.tile').hover();
   check(/^−1,−1: /.test(await readout.textContent()), `the readout follows the pointer (${await readout.textContent()})`);
   await page.screenshot({ path: shot('board-hover') });
+  // A hex reached with the keyboard is read out too.
+  await page.mouse.move(1, 1);
+  await page.locator('g.hex[data-hex="1,0"]').focus();
+  check(/^1,0: grassland/.test(await readout.textContent()) && (await page.locator('svg.map .ring-hover[data-hex="1,0"]').count()) === 1, `the readout names the focused hex (${await readout.textContent()})`);
+  // The wheel zooms where it points.
+  const unzoomed = await viewBox(page);
+  const mapBox = await page.locator('svg.map').boundingBox();
+  await page.mouse.move(mapBox.x + mapBox.width / 2, mapBox.y + mapBox.height / 2);
+  await page.mouse.wheel(0, -200);
+  await page.waitForFunction((w) => Number(document.querySelector('svg.map').getAttribute('viewBox').split(' ')[2]) < w - 1, unzoomed[2], { timeout: 2000 }).catch(() => {});
+  check((await viewBox(page))[2] < unzoomed[2] - 1, 'the wheel zooms in');
+  await page.evaluate(() => document.querySelector('svg.map').setAttribute('viewBox', document.querySelector('svg.map').dataset.home));
 
   // highlight(): outlines without a redraw, and clears.
   const result = await page.evaluate(async () => {
