@@ -536,8 +536,8 @@ function drawRecent(svg) {
       const len = Math.hypot(x1 - x0, y1 - y0);
       const [ux, uy] = [(x1 - x0) / len, (y1 - y0) / len];
       // Across the edge between the hexes, clear of most of their counters.
-      const a = [x0 + ux * 17, y0 + uy * 17];
-      const b = [x1 - ux * 21, y1 - uy * 21];
+      const a = [x0 + ux * 20, y0 + uy * 20];
+      const b = [x1 - ux * 23, y1 - uy * 23];
       const d = `M${a[0].toFixed(1)} ${a[1].toFixed(1)}L${b[0].toFixed(1)} ${b[1].toFixed(1)}`;
       const tip = [b[0] + ux * 7, b[1] + uy * 7];
       const head = [tip, [b[0] - uy * 5, b[1] + ux * 5], [b[0] + uy * 5, b[1] - ux * 5]].map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ');
