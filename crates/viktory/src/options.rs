@@ -487,7 +487,7 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
     ),
     (
         "victory",
-        "Victory conditions: standard_conquest, subjugation_conquest, shorter_conquest, race_for_dominance, doomsday_clock, quicker_victory, two_vassals.",
+        "The victory conditions in force (5.0; the Expansion adds two); at least one.",
     ),
     (
         "max_turns",
