@@ -87,7 +87,13 @@ export async function lobbyCreated(browser, base) {
   text = await page.locator('.created').textContent();
   check(!/null|undefined/.test(text), `invite: the created box says "${text}"`);
   check(/#token=/.test(await page.locator('.created .invites input').inputValue()), 'invite: the link carries a token');
-  await page.screenshot({ path: shot('lobby-created-invite') });
+  await fits(page, 'created 1280x800');
+  await axe(page, 'lobby created');
+  await page.locator('.created').screenshot({ path: shot('lobby-created-invite') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await fits(page, 'created 390x844');
+  await page.locator('.created').screenshot({ path: shot('lobby-created-invite-390x844') });
+  await page.setViewportSize({ width: 1280, height: 800 });
   // Bots only: Watch, to the spectator's view.
   await page.selectOption('select[name="kind-0"]', 'bot:random').catch(() => {});
   const firstIsBot = await page.locator('select[name="kind-0"] option[value="bot:random"]').count();
@@ -99,7 +105,7 @@ export async function lobbyCreated(browser, base) {
   check(!/null|undefined/.test(text), `bots only: the created box says "${text}"`);
   const watchHref = await page.locator('.created a.button.primary').getAttribute('href');
   check(/^\/play\/[0-9a-f]{12}$/.test(watchHref || ''), `bots only: Watch opens the spectator's view (${watchHref})`);
-  await page.screenshot({ path: shot('lobby-created-bots') });
+  await page.locator('.created').screenshot({ path: shot('lobby-created-bots') });
   await page.click('.created a.button.primary');
   await page.waitForSelector('.status', { timeout: 15000 });
   check(problems.length === 0, problems.join('\n'));
