@@ -1,5 +1,6 @@
 // What every browser test module shares: the server, the checks, playing a decision
 // through the page, and the accessibility checks (labels, keyboard reach, axe-core).
+// HEXWAR_WEB serves another copy of the client (to run a test against older code).
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -33,7 +34,7 @@ export function check(condition, message) {
 export function startServer() {
   const bin = process.env.HEXWAR_BIN || path.join(root, 'target', 'debug', 'hexwar');
   const db = path.join(mkdtempSync(path.join(tmpdir(), 'hexwar-e2e-')), 'e2e.db');
-  const child = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--rate', '0', '--database', `sqlite://${db}`, '--web', path.join(web, 'app')], {
+  const child = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--rate', '0', '--database', `sqlite://${db}`, '--web', process.env.HEXWAR_WEB || path.join(web, 'app')], {
     stdio: ['ignore', 'pipe', 'inherit'],
     env: { ...process.env, RUST_LOG: 'warn' },
   });

@@ -332,4 +332,225 @@ export async function inviteAndResign(browser, base) {
 
 
 /** The tests of this module, in the order they run. */
-export const tests = [vsBot, twoPeopleAndFog, battle, takeBack, victoryLost, inviteAndResign];
+export const tests = [vsBot, twoPeopleAndFog, battle, takeBack, victoryLost, inviteAndResign, outOfOrder, hotSeatDark, manyChoices, emailOff, soak];
+
+/** A small seeded random number generator (mulberry32), so a test's delays repeat. */
+function seeded(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Holds back every GET answer of the game API by 0 to `most` ms (seeded), so answers
+ * arrive out of order: a state asked for later can come before one asked for
+ * earlier, and live steps arrive while the page waits for the state after a move.
+ */
+async function delayAnswers(page, seed, most) {
+  const random = seeded(seed);
+  await page.route('**/api/games/**', async (route) => {
+    // Moves go through at once; the states and steps asked for come back late (a
+    // state fetched before a bot's move can then land after the bot's step).
+    const delay = route.request().method() === 'GET' ? Math.floor(random() * most) : 0;
+    let response;
+    try {
+      response = await route.fetch();
+    } catch {
+      return; // the page went away
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    await route.fulfill({ response }).catch(() => {});
+  });
+}
+
+/**
+ * Waits until the page shows the server's state for `token`: the same version, and
+ * "Your move" exactly when the server says it is. Returns '' when it does, or what
+ * differs after `ms`.
+ */
+async function caughtUp(page, base, id, token, ms = 15000) {
+  const until = Date.now() + ms;
+  let differs = '';
+  while (Date.now() < until) {
+    const server = await api(base, 'GET', `/api/games/${id}`, null, token);
+    const shown = await page.evaluate(() => ({
+      version: Number(document.querySelector('.status')?.dataset.version),
+      mine: Boolean(document.querySelector('.banner.mine')),
+    }));
+    const mine = !server.to_move.over && server.to_move.seat === server.you;
+    if (shown.version === server.version && shown.mine === mine) return '';
+    differs = `page at version ${shown.version} (${shown.mine ? 'your move' : 'not yours'}), server at ${server.version} (${mine ? 'your move' : JSON.stringify(server.to_move)})`;
+    await page.waitForTimeout(200);
+  }
+  return differs;
+}
+
+/**
+ * Plays `games` whole games (or until `decisions` decisions each) against the easy
+ * bot with every answer held back 0-`most` ms; after each decision the page must
+ * catch up with the server. Returns {games, decisions, stuck: [what differed]}.
+ */
+async function playDelayed(browser, base, { games, decisions, most, seed, maxTurns, shots: keep }) {
+  const stuck = [];
+  let played = 0;
+  let finished = 0;
+  for (let g = 0; g < games; g += 1) {
+    const created = await api(base, 'POST', '/api/games', { game: 'viktory', options: { max_turns: maxTurns }, seats: [{ name: 'Ann' }, { kind: 'bot', level: 'easy' }] });
+    const token = created.seats[0].token;
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    const page = await context.newPage();
+    const problems = watch(page, `delayed game ${g}`);
+    await delayAnswers(page, seed + g, most);
+    await page.goto(created.seats[0].invite);
+    await ready(page);
+    for (let n = 0; n < decisions; n += 1) {
+      if (await playOne(page, n)) played += 1;
+      const differs = await caughtUp(page, base, created.id, token);
+      if (differs) {
+        stuck.push(`game ${g}, decision ${n}: ${differs}`);
+        if (keep) await page.screenshot({ path: path.join(shots, `stuck-${g}-${n}.png`) });
+        // A stuck page is counted once; a reload lets the game go on.
+        await page.reload();
+        await ready(page);
+      }
+      if (await page.locator('.game-over').count()) {
+        finished += 1;
+        break;
+      }
+    }
+    check(problems.length === 0, problems.join('\n'));
+    await context.close();
+  }
+  return { games, finished, decisions: played, stuck };
+}
+
+/** Bug: the page froze on "Bot 2 to move" while it was your move (issue 25). With
+ *  every answer held back 0-700 ms and out of order, the page never stays behind. */
+export async function outOfOrder(browser, base) {
+  const result = await playDelayed(browser, base, { games: 1, decisions: 60, most: 700, seed: 25, maxTurns: 3, shots: true });
+  console.log(`  out of order: ${result.decisions} decisions, ${result.stuck.length} stuck`);
+  check(result.decisions >= 15, `played ${result.decisions} decisions with delayed answers`);
+  check(result.stuck.length === 0, `the page fell behind the server:\n  ${result.stuck.join('\n  ')}`);
+}
+
+/** The soak of issue 25, run by hand: E2E_SOAK_GAMES=20 E2E_ONLY=soak node tests/e2e.mjs
+ *  plays that many whole games (8 game turns) against the bot, half of them with
+ *  answers held back, and counts the pages left behind. Skipped unless asked for. */
+export async function soak(browser, base) {
+  const games = Number(process.env.E2E_SOAK_GAMES || 0);
+  if (!games) return;
+  const started = Date.now();
+  const plain = await playDelayed(browser, base, { games: Math.ceil(games / 2), decisions: 2000, most: 0, seed: 100, maxTurns: 8 });
+  const delayed = await playDelayed(browser, base, { games: Math.floor(games / 2), decisions: 2000, most: 700, seed: 200, maxTurns: 8 });
+  const stuck = [...plain.stuck, ...delayed.stuck];
+  console.log(`  soak: ${games} games (${plain.finished + delayed.finished} played to the end), ${plain.decisions + delayed.decisions} decisions, ${stuck.length} stuck pages, ${Math.round((Date.now() - started) / 1000)} s`);
+  check(stuck.length === 0, `soak: pages left behind:\n  ${stuck.join('\n  ')}`);
+}
+
+/** Bug: in hot-seat the log came from the first seat's feed, so under Dark fog Ben
+ *  read Ann's capital hex, her tile draws and her reveals. Every panel must come from
+ *  the seat at the screen: the log is exactly Ben's own feed. */
+export async function hotSeatDark(browser, base) {
+  const created = await api(base, 'POST', '/api/games', { game: 'viktory', preset: 'online', options: { dark: true }, seats: [{ name: 'Ann' }, { name: 'Ben' }] });
+  const [ann, ben] = created.seats;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const problems = watch(page, 'hot-seat dark');
+  await page.goto(ben.invite);
+  await ready(page);
+  await page.goto(ann.invite);
+  await ready(page);
+  let passedToBen = false;
+  for (let n = 0; n < 120 && !passedToBen; n += 1) {
+    const curtain = page.locator('.curtain:not([hidden])');
+    if (await curtain.count()) {
+      passedToBen = (await curtain.textContent()).includes('Pass to Ben');
+      if (passedToBen) await page.screenshot({ path: path.join(shots, 'game-hot-seat-pass.png') });
+      await page.click('.curtain button');
+    } else if (!(await playOne(page, n))) {
+      await page.waitForTimeout(100);
+    }
+  }
+  check(passedToBen, 'the game passed to Ben at the screen');
+  check(!(await caughtUp(page, base, created.id, ben.token)), 'Ben\u2019s view is on screen');
+  await page.waitForTimeout(500);
+  const feed = async (token) => (await api(base, 'GET', `/api/games/${created.id}/steps?since=0`, null, token)).steps.flatMap((s) => s.text);
+  const benSees = await feed(ben.token);
+  const annSees = await feed(ann.token);
+  const shown = await page.$$eval('.log li[data-raw]', (lis) => lis.map((li) => li.dataset.raw).reverse());
+  const leaked = shown.filter((t) => !benSees.includes(t));
+  // The test can fail: Ann's feed has lines Ben's has not.
+  check(annSees.some((t) => !benSees.includes(t)), 'Ann\u2019s feed holds lines Ben may not see');
+  check(leaked.length === 0, `Ben\u2019s log shows lines of Ann\u2019s feed: ${leaked.slice(0, 5).join(' | ')}`);
+  check(JSON.stringify(shown) === JSON.stringify(benSees), `Ben\u2019s log is his feed: ${shown.length} lines shown, ${benSees.length} in his feed`);
+  await page.screenshot({ path: path.join(shots, 'game-hot-seat-ben.png') });
+  check(problems.length === 0, problems.join('\n'));
+  await context.close();
+}
+
+/** A position with 139 infantry, one per hex, in the movement phase: 756 choices. */
+function crowdedSetup() {
+  const n = 7;
+  const tiles = [];
+  const units = [];
+  let id = 1;
+  for (let q = -n; q <= n; q += 1) {
+    for (let r = Math.max(-n, -q - n); r <= Math.min(n, -q + n); r += 1) {
+      tiles.push({ hex: [q, r], terrain: 'plains' });
+      if (Math.abs(q) + Math.abs(r) > 2 && !(q >= 4 && Math.abs(r) <= 2)) units.push({ id: id++, owner: 0, kind: 'infantry', hex: [q, r], mp: 1 });
+    }
+  }
+  return {
+    rules: { preset: 'classic', players: 2, board_side: n + 2 },
+    tiles,
+    bank: { plains: 0, grassland: 0, forest: 0, mountain: 0, water: 0 },
+    towns: [{ hex: [0, 0], owner: 0, city: true, capital_of: 0 }, { hex: [6, 0], owner: 1, city: true, capital_of: 1 }],
+    units,
+    players: [{}, {}],
+    turn: { number: 2, active: 0, first: 0, stage: 'move', started_here: units.map((u) => u.hex) },
+    reveals: [],
+  };
+}
+
+/** Bug: the list of choices stopped at 400 buttons. Every legal action is listed, and
+ *  a filter narrows the list. */
+export async function manyChoices(browser, base) {
+  const created = await api(base, 'POST', '/api/games', { game: 'viktory', setup: crowdedSetup(), seats: [{ name: 'Ann' }, { kind: 'bot' }] });
+  const state = await api(base, 'GET', `/api/games/${created.id}`, null, created.seats[0].token);
+  check(state.legal && state.legal.length > 400, `the position has over 400 choices (${state.legal && state.legal.length})`);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const problems = watch(page, 'many choices');
+  await page.goto(created.seats[0].invite);
+  await ready(page);
+  const listed = await page.locator('.action-list button').count();
+  check(listed === state.legal.length, `every choice is listed: ${listed} of ${state.legal.length}`);
+  await page.locator('.actions > details > summary').click();
+  await page.fill('.action-filter', 'infantry #139');
+  const narrowed = await page.locator('.action-list button').allTextContents();
+  check(narrowed.length > 0 && narrowed.length < 10 && narrowed.every((t) => t.includes('#139')), `the filter narrows the list: ${narrowed.length} left`);
+  await page.screenshot({ path: path.join(shots, 'game-many-choices.png') });
+  check(problems.length === 0, problems.join('\n'));
+  await context.close();
+}
+
+/** Bug: "Saved" for an e-mail address on a server that sends no e-mail. */
+export async function emailOff(browser, base) {
+  const created = await api(base, 'POST', '/api/games', { game: 'viktory', seats: [{ name: 'Ann' }, { kind: 'bot' }] });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const problems = watch(page, 'e-mail off');
+  await page.goto(created.seats[0].invite);
+  await ready(page);
+  await page.click('summary:has-text("Tell me when it is my move")');
+  const text = await page.locator('.notify').textContent();
+  check(/E-mail is off on this server/.test(text), `the page says e-mail is off: ${text}`);
+  check(await page.locator('.notify input[type="email"]').isDisabled(), 'the e-mail field is disabled');
+  check(problems.length === 0, problems.join('\n'));
+  await context.close();
+}
