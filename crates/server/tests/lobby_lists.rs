@@ -82,8 +82,19 @@ fn listed<'a>(list: &'a Value, id: &str) -> &'a Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lists_show_names_turn_who_decides_and_the_result() {
-    let server = TestServer::start(config(&sqlite_url("lists"))).await;
-    // A fresh game: the turn its spectators see, Ann to decide.
+    lists_follow_the_games(&sqlite_url("lists")).await;
+}
+
+/// The same on PostgreSQL (the append's `CASE` and `COALESCE` with typed parameters).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_show_the_same_on_postgres() {
+    lists_follow_the_games(&common::pg_url()).await;
+}
+
+async fn lists_follow_the_games(database: &str) {
+    let server = TestServer::start(config(database)).await;
+    // A fresh game: the turn and the seat to decide (drawn by the dice) that its
+    // spectators see.
     let (id, tokens) = server
         .create(json!({"game": "viktory", "preset": "classic",
             "seats": [{"name": "Ann"}, {"name": "Bob"}]}))
@@ -96,15 +107,19 @@ async fn lists_show_names_turn_who_decides_and_the_result() {
         "{game}"
     );
     assert!(game["turn"].is_u64(), "{game}");
-    assert_eq!(game["to_move"], json!({"seat": 0}), "{game}");
+    assert_eq!(game["to_move"], spectator["to_move"], "{game}");
+    let first = spectator["to_move"]["seat"]
+        .as_u64()
+        .expect("a seat decides");
+    let token = tokens[usize::try_from(first).expect("a seat")].clone();
     assert_eq!(game["seats"][1]["name"], "Bob");
     assert_eq!(game["result"], Value::Null);
-    // After Ann's first action the list says what the game says to a spectator.
-    let state = server.state(&id, tokens[0].as_deref()).await;
+    // After the first action the list says what the game says to a spectator.
+    let state = server.state(&id, token.as_deref()).await;
     let action = state["legal"][0].clone();
     let version = state["version"].as_u64().expect("a version");
     let (status, ack) = server
-        .act(&id, tokens[0].as_deref().expect("Ann"), version, &action)
+        .act(&id, token.as_deref().expect("a person"), version, &action)
         .await;
     assert_eq!(status, StatusCode::OK, "{ack}");
     let spectator = server.state(&id, None).await;
@@ -115,18 +130,18 @@ async fn lists_show_names_turn_who_decides_and_the_result() {
         game["turn"], spectator["view"]["position"]["turn"]["number"],
         "{game}"
     );
-    // Bob resigns: the game is over and the list names the winner.
+    // The other seat resigns: the game is over and the list names the winner.
     let (status, _) = server
         .post(
             &format!("/api/games/{id}/resign"),
-            tokens[1].as_deref(),
+            tokens[usize::from(first == 0)].as_deref(),
             json!({}),
         )
         .await;
     assert_eq!(status, StatusCode::OK);
     let (_, list) = server.get("/api/games?status=over", None).await;
     let game = listed(&list, &id);
-    assert_eq!(game["result"]["winners"], json!([0]), "{game}");
+    assert_eq!(game["result"]["winners"], json!([first]), "{game}");
 
     // Two bots play a short game to its end: the list follows the turns without
     // loading the game, then names the result the rules gave.
