@@ -299,6 +299,9 @@ export function drawBoard(svg, view, marks, onHex) {
       g.setAttribute('tabindex', '0');
       g.setAttribute('role', 'button');
       g.setAttribute('aria-label', `hex ${k}${marks.targets.has(k) ? ' (a target)' : ' (has actions)'}: ${text}`);
+      // The label says everything the hex shows; its drawn numbers and marks are not
+      // read out a second time (and would not match the label, WCAG 2.5.3).
+      for (const t of g.querySelectorAll('text')) t.setAttribute('aria-hidden', 'true');
       g.addEventListener('keydown', (e) => {
         if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault();

@@ -9,7 +9,7 @@
 
 import { api, live, seats } from './api.js';
 import { avlFamily } from './avl.js';
-import { drawBoard, key, panZoom, seatColor } from './board.js';
+import { displayControls, drawBoard, highlight, key, legend, markRecent, panZoom, seatColor, zoomControls } from './board.js';
 import { h, seatName } from './dom.js';
 import { Feed } from './feed.js';
 
@@ -118,6 +118,10 @@ export async function showGame(app, id, linkToken) {
   const joinBox = h('div', { class: 'join' });
   const resignButton = h('button', { type: 'button', class: 'resign', onclick: resign }, 'Resign');
   const undoButton = h('button', { type: 'button', class: 'undo', onclick: undo, title: 'keyboard: U', hidden: true }, 'Take back my last move');
+  // The map's key and the personal display settings (VIKTORY's board; A Victory Lost
+  // draws its own).
+  const legendBox = h('div', { class: 'legend-box' });
+  const displayBox = h('div', { class: 'display-box' });
   const drawerToggle = h('button', { type: 'button', class: 'drawer-toggle', 'aria-expanded': 'true', onclick: () => toggleDrawer() }, 'Actions');
   const panel = h('aside', { class: 'panel', id: 'panel' },
     joinBox, banner, error, review, h('p', { class: 'undo-box' }, undoButton), tray, actions, battle, battles,
@@ -125,10 +129,14 @@ export async function showGame(app, id, linkToken) {
     h('details', {}, h('summary', {}, 'Messages'), chat, chatForm),
     h('details', {}, h('summary', {}, 'Tell me when it is my move'), notifyBox),
     h('details', {}, h('summary', {}, 'Fair dice'), dice),
+    legendBox,
+    h('details', {}, h('summary', {}, 'Display'), displayBox),
     h('p', {}, resignButton));
   drawerToggle.setAttribute('aria-controls', 'panel');
-  app.replaceChildren(title, status, drawerToggle, h('div', { class: 'layout' }, h('div', { class: 'map-box' }, svg), panel), curtain);
+  const mapBox = h('div', { class: 'map-box' }, svg);
+  app.replaceChildren(title, status, drawerToggle, h('div', { class: 'layout' }, mapBox, panel), curtain);
   panZoom(svg);
+  mapBox.append(zoomControls(svg));
 
   /** On a phone the panel is a drawer over the bottom of the map. */
   function toggleDrawer(open) {
@@ -181,7 +189,8 @@ export async function showGame(app, id, linkToken) {
     const a = {
       seat,
       token,
-      log: h('ul', { class: 'log', 'aria-live': 'polite', 'aria-label': 'what happened, newest first' }),
+      // Focusable, so that the keyboard can scroll it.
+      log: h('ul', { class: 'log', 'aria-live': 'polite', 'aria-label': 'what happened, newest first', tabindex: '0' }),
       // Every unit this audience has seen, by id: {kind, owner}. Ids are never reused,
       // so log lines can name a unit ("Ann's cavalry #3") after it has left the map.
       unitsSeen: new Map(),
@@ -191,6 +200,7 @@ export async function showGame(app, id, linkToken) {
       turnMarks: [],
       /** Steps by other seats since this seat last acted: the review's material. */
       others: [],
+      othersDone: false,
       stop: null,
     };
     a.feed = new Feed({
@@ -271,9 +281,16 @@ export async function showGame(app, id, linkToken) {
         }
         track(a, e);
       }
+      // The others' steps since this seat last acted stay for the review until
+      // someone else acts after it.
       const by = step.by && step.by.seat;
-      if (a.seat !== null && by === a.seat) a.others = [];
-      else if (step.text.length) a.others.push(step);
+      if (a.seat !== null && by === a.seat) {
+        a.othersDone = true;
+      } else if (step.text.length) {
+        if (a.othersDone) a.others = [];
+        a.othersDone = false;
+        a.others.push(step);
+      }
       for (const text of step.text) a.log.prepend(h('li', { 'data-index': String(step.index), 'data-raw': text }, withNames(text, a)));
     }
   }
@@ -393,6 +410,7 @@ export async function showGame(app, id, linkToken) {
     if (family) battle.replaceChildren(...family.panel(state, seatNames));
     else renderBattle(position, seatNames);
     renderBattles(seatNames);
+    if (!family) renderKey(seatNames, view);
     renderReview(mine);
     renderTray(view, mine);
     if (ui.reviewing) return;
@@ -495,6 +513,34 @@ export async function showGame(app, id, linkToken) {
       hits(b.attacker_hits, b.defender, b.attacker),
       started ? h('p', { class: 'odds' }, 'Odds from here: ', oddsText(started, seatNames)) : null,
       h('p', { class: 'quiet' }, `Step: ${String(b.step).replaceAll('_', ' ')}`)));
+  }
+
+  /** The map's key with the players' colours and shapes, and the display settings. */
+  let keyFor = '';
+  function renderKey(seatNames, view) {
+    const wantedKey = JSON.stringify([seatNames, screen.seat, view.colorblind]);
+    if (wantedKey === keyFor) return;
+    keyFor = wantedKey;
+    legendBox.replaceChildren(legend({ seats: seatNames.map((name) => ({ name })), viewer: screen.seat, colorblind: view.colorblind }));
+    if (!displayBox.firstChild) displayBox.append(displayControls(() => { keyFor = ''; render(); }));
+  }
+
+  /** The other players' moves in `steps` (by default, those since this seat last
+   *  acted), to mark on the map. */
+  function recentMoves(steps = screen.others) {
+    const moves = [];
+    for (const step of steps) {
+      const by = step.by && step.by.seat;
+      for (const e of step.events) {
+        const owner = e.seat !== undefined ? e.seat : (screen.unitsSeen.get(e.unit) || {}).owner;
+        const seat = owner !== undefined ? owner : by;
+        if (seat === undefined || seat === screen.seat) continue;
+        if (e.type === 'moved' || e.type === 'disembarked') moves.push({ from: key(e.from), to: key(e.to), seat });
+        else if (e.type === 'unit_placed' || e.type === 'town_built' || e.type === 'city_built' || e.type === 'capital_founded') moves.push({ from: null, to: key(e.hex), seat });
+        else if (e.type === 'captured') moves.push({ from: null, to: key(e.hex), seat: e.to });
+      }
+    }
+    return moves;
   }
 
   /** Every battle since this seat's previous turn began (a spectator: the last 8),
@@ -605,7 +651,10 @@ export async function showGame(app, id, linkToken) {
         for (const f of ['from', 'to', 'hex']) if (Array.isArray(e[f])) moved.add(key(e[f]));
       }
       if (family) family.draw(svg, then, { sources: new Set(), targets: new Set(), selected: null }, () => {});
-      else drawBoard(svg, then.view, { sources: new Set(), targets: moved, selected: null }, () => {});
+      else {
+        drawBoard(svg, then.view, { sources: new Set(), targets: moved, selected: null }, () => {});
+        markRecent(svg, recentMoves([step]));
+      }
     } catch (e) {
       error.textContent = e.explain ? e.explain() : e.message;
     }
@@ -615,6 +664,7 @@ export async function showGame(app, id, linkToken) {
   function endReview() {
     ui.reviewing = null;
     screen.others = [];
+    screen.othersDone = false;
     render();
   }
 
@@ -646,7 +696,11 @@ export async function showGame(app, id, linkToken) {
     }
     const marks = { sources, targets, selected: ui.selected };
     if (family) family.draw(svg, state, marks, (k) => onHex(k, currentEntries));
-    else drawBoard(svg, { ...view, board_side: view.board_side }, marks, (k) => onHex(k, currentEntries));
+    else {
+      drawBoard(svg, { ...view, board_side: view.board_side }, marks, (k) => onHex(k, currentEntries));
+      markRecent(svg, screen.seat === null ? [] : recentMoves());
+      highlight(svg, []);
+    }
     actions.replaceChildren();
     if (!legal.length) return;
     const shown = ui.selected ? entries.filter((e) => e.src === ui.selected) : entries;
@@ -655,7 +709,7 @@ export async function showGame(app, id, linkToken) {
     const fill = () => {
       const words = ui.filter.toLowerCase().split(/\s+/).filter(Boolean);
       list.replaceChildren(...shown.filter((e) => words.every((w) => e.text.toLowerCase().includes(w))).map((e) => h('li', {},
-        h('button', { type: 'button', onclick: () => act(e.action) }, e.text))));
+        h('button', { type: 'button', onclick: () => act(e.action), ...hover(e) }, e.text))));
     };
     fill();
     if (ui.selected) {
@@ -664,6 +718,7 @@ export async function showGame(app, id, linkToken) {
     if (general.length) {
       actions.append(h('div', { class: 'general' }, general.map((e) => h('button', {
         type: 'button',
+        ...hover(e),
         class: PASSES.includes(typeOf(e.action)) ? 'primary' : '',
         onclick: () => act(e.action),
         title: PASSES.includes(typeOf(e.action)) ? 'keyboard: E' : undefined,
@@ -674,6 +729,15 @@ export async function showGame(app, id, linkToken) {
       oninput: (event) => { ui.filter = event.target.value; fill(); },
     }) : null;
     actions.append(h('details', { open: legal.length <= 12 || ui.selected !== null || ui.placing !== null }, h('summary', {}, choices(shown.length)), filter, list));
+  }
+
+  /** Pointing at (or focusing) a choice outlines its hexes on the map. */
+  function hover(e) {
+    if (family) return {};
+    const keys = [e.src, e.dst].filter(Boolean);
+    const on = () => highlight(svg, keys);
+    const off = () => highlight(svg, []);
+    return { onpointerenter: on, onpointerleave: off, onfocus: on, onblur: off };
   }
 
   function onHex(k, entries) {

@@ -483,6 +483,9 @@ export async function boardInteraction(browser, base) {
 
   // The display setting: the two-colour palette, kept across a reload.
   const before = await page.locator('g.hex[data-hex="2,0"] .counter-body').first().getAttribute('fill');
+  // The game page keeps the settings in a folded "Display" section.
+  const unfold = () => page.evaluate(() => { const d = document.querySelector('.display-controls')?.closest('details'); if (d) d.open = true; });
+  await unfold();
   await page.locator('.display-controls input[value="colorblind"]').check();
   await page.locator('.display-controls input[type="checkbox"]').check();
   const stored = await page.evaluate(() => localStorage.getItem('hexwar.display'));
@@ -503,6 +506,7 @@ export async function boardInteraction(browser, base) {
   check(after.mine === after.you && after.theirs === after.them && after.theirs !== before, `after a reload the map is drawn in the two-colour palette (${JSON.stringify(after)}, was ${before})`);
   check(after.coords > 30, `after a reload every hex shows its coordinates (${after.coords})`);
   await widgets(page);
+  await unfold();
   check(await page.locator('.display-controls input[value="colorblind"]').isChecked(), 'the form shows the stored setting');
   await page.locator('svg.map').screenshot({ path: shot('board-colorblind') });
   await page.locator('.display-controls input[value="standard"]').check();

@@ -3,7 +3,7 @@
 
 import path from 'node:path';
 import { createVsBotInLobby } from './lobby.mjs';
-import { api, accessible, battleSetup, check, keyboardReach, playOne, ready, shots, turnNumber, watch } from './lib.mjs';
+import { api, accessible, axe, battleSetup, check, keyboardReach, playOne, ready, shots, turnNumber, watch } from './lib.mjs';
 
 export async function vsBot(browser, base) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -50,6 +50,25 @@ export async function vsBot(browser, base) {
   await page.waitForSelector('.banner.mine', { timeout: 15000 });
   await keyboardReach(page, 'game');
   await page.screenshot({ path: path.join(shots, '04-after-turns.png') });
+  // The tab says whose move it is, even from another tab.
+  check((await page.title()).startsWith('\u25cf Your move'), `the tab title says it is your move: ${await page.title()}`);
+  check((await page.getAttribute('link[rel="icon"]', 'href')) === '/icon-move.svg', 'the tab icon marks your move');
+  await axe(page, 'game');
+  // What happened since Ann's last turn, step by step on the map, then the board.
+  const offer = page.locator('.review-offer button');
+  check(await offer.count() === 1, 'the page offers a review of the bot\u2019s steps');
+  if (await offer.count()) {
+    await offer.click();
+    await page.waitForSelector('.review-box');
+    check(/Since your last turn: 1 of \d+/.test(await page.locator('.review-box h3').textContent()), 'the review steps through the other player\u2019s moves');
+    await page.click('.review-nav button.primary');
+    await page.waitForFunction(() => /2 of/.test(document.querySelector('.review-box h3')?.textContent || '') || !document.querySelector('.review-box'));
+    await page.screenshot({ path: path.join(shots, 'game-review.png') });
+    await page.click('.review-nav button:has-text("Skip to the board")');
+    check(await page.locator('.review-box').count() === 0 && await page.locator('.action-list button').count() > 0, 'after the review the board and choices are back');
+  }
+  // Battles fought since Ann's last turn are listed, with their dice.
+  if (await page.locator('.battles-box').count()) await page.screenshot({ path: path.join(shots, 'game-battles.png') });
   check(problems.length === 0, problems.join('\n'));
   await context.close();
 }
