@@ -104,7 +104,7 @@ export async function showGame(app, id, linkToken) {
   const banner = h('div', { class: 'banner' });
   const review = h('div', { class: 'review' });
   const tray = h('div', { class: 'tray' });
-  const actions = h('div', { class: 'actions', 'aria-label': 'legal actions' });
+  const actions = h('div', { class: 'actions', role: 'group', 'aria-label': 'legal actions' });
   const battle = h('div', { class: 'battle' });
   const battles = h('div', { class: 'battles' });
   const error = h('p', { class: 'error', role: 'alert' });
@@ -143,6 +143,7 @@ export async function showGame(app, id, linkToken) {
     const now = open === undefined ? panel.classList.contains('closed') : open;
     panel.classList.toggle('closed', !now);
     drawerToggle.setAttribute('aria-expanded', String(now));
+    if (screen && screen.feed.state) render();
   }
 
   // Drag from a unit's hex (or a reserve counter) to where it should go: the same as
@@ -400,7 +401,8 @@ export async function showGame(app, id, linkToken) {
     }
     banner.textContent = over ? 'The game is over.' : mine ? 'Your move: choose an action on the map or below.' : '';
     banner.className = `banner${mine ? ' mine' : ''}`;
-    drawerToggle.textContent = mine ? `Your move: ${(state.legal || []).length} choices` : 'Panel';
+    const count = (state.legal || []).length;
+    drawerToggle.textContent = `${mine ? `Your move: ${count} choice${count === 1 ? '' : 's'}` : whose} · ${panel.classList.contains('closed') ? 'show' : 'hide'} the panel`;
     dice.replaceChildren(
       h('span', {}, `The server committed to this game's dice seed before the first roll: SHA-256 ${state.seed_commitment}.`),
       state.seed ? h('span', {}, ` The seed was ${state.seed}; `, h('a', { href: `/api/games/${id}/record`, download: `hexwar-${id}.json` }, 'download the record'), ' and check it with hexwar verify.') : h('span', {}, ' The seed is revealed when the game ends.'));
@@ -521,7 +523,11 @@ export async function showGame(app, id, linkToken) {
     const wantedKey = JSON.stringify([seatNames, screen.seat, view.colorblind]);
     if (wantedKey === keyFor) return;
     keyFor = wantedKey;
-    legendBox.replaceChildren(legend({ seats: seatNames.map((name) => ({ name })), viewer: screen.seat, colorblind: view.colorblind }));
+    const mapKey = legend({ seats: seatNames.map((name) => ({ name })), viewer: screen.seat, colorblind: view.colorblind });
+    // Folded until asked for, keeping its state across redraws.
+    const was = legendBox.querySelector('details');
+    mapKey.open = Boolean(was && was.open);
+    legendBox.replaceChildren(mapKey);
     if (!displayBox.firstChild) displayBox.append(displayControls(() => { keyFor = ''; render(); }));
   }
 

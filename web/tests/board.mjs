@@ -158,16 +158,18 @@ async function newGame(base) {
   return created;
 }
 
-/** Puts the map key, the display settings and the zoom buttons on the page, as the game
- *  page does (or will): each only if the page has not placed it itself. */
+/** The game page shows the map key, the display settings and the zoom buttons; the
+ *  key and the settings are folded in the panel, and are unfolded here to be looked at. */
 async function widgets(page) {
-  await page.evaluate(async () => {
-    const board = await import('/board.js');
-    const svg = document.querySelector('svg.map');
-    const panel = document.querySelector('.panel') || document.body;
-    if (!document.querySelector('.zoom-controls')) svg.parentNode.append(board.zoomControls(svg));
-    if (!document.querySelector('.display-controls')) panel.append(board.displayControls(() => {}));
-    if (!document.querySelector('.board-legend')) panel.append(board.legend({ seats: [{ name: 'Ann' }, { name: 'Bot 2' }, { name: 'Bot 3' }, { name: 'Bot 4' }], viewer: 0 }));
+  await page.waitForSelector('.zoom-controls');
+  const placed = await page.evaluate(() => ['.zoom-controls', '.display-controls', '.board-legend'].filter((s) => !document.querySelector(s)));
+  check(placed.length === 0, `the game page places the board's widgets (missing: ${placed.join(', ')})`);
+  await page.evaluate(() => {
+    for (const s of ['.display-controls', '.board-legend']) {
+      const node = document.querySelector(s);
+      const fold = node && (node.tagName === 'DETAILS' ? node : node.closest('details'));
+      if (fold) fold.open = true;
+    }
   });
 }
 

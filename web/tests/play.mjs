@@ -351,7 +351,7 @@ export async function inviteAndResign(browser, base) {
 
 
 /** The tests of this module, in the order they run. */
-export const tests = [vsBot, twoPeopleAndFog, battle, takeBack, victoryLost, inviteAndResign, outOfOrder, hotSeatDark, manyChoices, emailOff, soak];
+export const tests = [vsBot, twoPeopleAndFog, battle, takeBack, victoryLost, inviteAndResign, outOfOrder, hotSeatDark, manyChoices, emailOff, phone, soak];
 
 /** A small seeded random number generator (mulberry32), so a test's delays repeat. */
 function seeded(seed) {
@@ -570,6 +570,36 @@ export async function emailOff(browser, base) {
   const text = await page.locator('.notify').textContent();
   check(/E-mail is off on this server/.test(text), `the page says e-mail is off: ${text}`);
   check(await page.locator('.notify input[type="email"]').isDisabled(), 'the e-mail field is disabled');
+  check(problems.length === 0, problems.join('\n'));
+  await context.close();
+}
+
+/** On a phone: the map first and whole, the panel a drawer opened by its button, and
+ *  a move played from it. */
+export async function phone(browser, base) {
+  const created = await api(base, 'POST', '/api/games', { game: 'viktory', setup: battleSetup(), seats: [{ name: 'Ann' }, { kind: 'bot' }] });
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const problems = watch(page, 'phone');
+  await page.goto(created.seats[0].invite);
+  await ready(page);
+  const map = await page.locator('svg.map').boundingBox();
+  check(map && map.y < 300 && map.height > 400 && map.width >= 360, `the map comes first and fills the screen: ${JSON.stringify(map)}`);
+  check(await page.locator('.panel').isHidden(), 'the panel starts folded away');
+  check(await page.locator('.zoom-controls').isVisible(), 'the zoom buttons are on the map');
+  const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
+  check(width <= 390, `nothing is wider than the phone (${width} px)`);
+  await page.screenshot({ path: path.join(shots, 'game-phone.png') });
+  const toggle = page.locator('.drawer-toggle');
+  check(/Your move: \d+ choices? · show the panel/.test(await toggle.textContent()), `the drawer's button says it is your move: ${await toggle.textContent()}`);
+  await toggle.tap();
+  check(await page.locator('.panel').isVisible(), 'the button opens the drawer');
+  check((await toggle.getAttribute('aria-expanded')) === 'true', 'the button says the drawer is open');
+  await page.screenshot({ path: path.join(shots, 'game-phone-drawer.png') });
+  const version = await page.locator('.status').getAttribute('data-version');
+  await page.locator('.general button', { hasText: /end/i }).first().tap();
+  await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v, version);
+  await axe(page, 'game on a phone');
   check(problems.length === 0, problems.join('\n'));
   await context.close();
 }
