@@ -94,6 +94,12 @@ export const seats = {
   of(game) {
     return this.all()[game] || {};
   },
+  /** Drops a game (the server no longer has it). */
+  forget(game) {
+    const all = this.all();
+    delete all[game];
+    localStorage.setItem('hexwar.seats', JSON.stringify(all));
+  },
   remember(game, seat, token) {
     const all = this.all();
     all[game] = { ...(all[game] || {}), [seat]: token };

@@ -86,12 +86,8 @@ async function eachLimited(items, limit, f) {
   return out;
 }
 
-/** Drops a game from the seats this browser holds (api.js keeps them in localStorage). */
-function forget(id) {
-  const all = seats.all();
-  delete all[id];
-  localStorage.setItem('hexwar.seats', JSON.stringify(all));
-}
+/** Drops a game from the seats this browser holds. */
+const forget = (id) => seats.forget(id);
 
 /** The game turn a state's view shows (VIKTORY: `turn.number`; A Victory Lost: `turn`). */
 function turnOf(view) {
