@@ -29,18 +29,23 @@ export async function showReplay(app, id) {
   let state;
   let feed;
   let history;
+  let family;
+  let latest;
   try {
     state = await api.state(id, held);
     // The whole feed once (the server does not page it: about 140 bytes a step, gzipped
-    // to a tenth), then only views are fetched as the slider moves.
-    [feed, history] = await Promise.all([api.steps(id, held, 0), api.history(id, held)]);
+    // to a tenth), then only views are fetched as the slider moves. Meanwhile the board
+    // (A Victory Lost draws its own map; VIKTORY's views carry theirs) and the view at
+    // the game's latest version, where the page opens.
+    latest = api.at(id, state.version, held);
+    latest.catch(() => {}); // handled where it is used
+    [feed, history, family] = await Promise.all([
+      api.steps(id, held, 0), api.history(id, held), state.game === 'avl' ? avlFamily(api, id) : null]);
   } catch (e) {
     app.replaceChildren(h('h1', {}, `Replay of game ${id}`), error);
     error.textContent = e.explain ? e.explain() : e.message;
     return;
   }
-  // A Victory Lost draws its own map; VIKTORY's views carry theirs.
-  const family = state.game === 'avl' ? await avlFamily(api, id) : null;
   const colorOf = (seat) => (family ? family.seatColor(seat) : seatColor(seat, null, false));
   const scoreName = family ? 'Victory points' : 'Empire points';
   const names = state.seats.map((s) => s.name || seatName(s.seat));
@@ -106,9 +111,11 @@ export async function showReplay(app, id) {
   const legend = h('p', { class: 'legend' }, players.map((n, i) => h('span', {},
     h('span', { class: 'swatch', style: `background:${colorOf(i)}` }), ` ${n} `)));
   app.replaceChildren(
-    h('h1', { class: 'replay-title' }, `Replay: ${names.join(' v ')}`),
+    h('h1', { class: 'replay-title' }, `Replay: ${names.join(' vs ')}`),
     result,
-    h('p', { class: 'replay-links' }, h('a', { href: `/play/${id}` }, 'Back to the game'), ' \u00b7 ',
+    h('p', { class: 'replay-links' },
+      state.you !== null && state.you !== undefined ? `The game as ${players[state.you]} saw it. ` : 'The game as a spectator saw it. ',
+      h('a', { href: `/play/${id}` }, 'Back to the game'), ' \u00b7 ',
       state.seed ? h('a', { href: `/api/games/${id}/record`, download: `hexwar-${id}.json` }, 'Download the record') : 'The record can be downloaded once the game is over.'),
     controls, error,
     h('div', { class: 'layout replay-layout' }, h('div', { class: 'map-box' }, svg),
@@ -120,7 +127,8 @@ export async function showReplay(app, id) {
 
   const pos = () => Number(slider.value);
   // Views by version, as promises; the oldest go first.
-  const views = new Map();
+  const views = new Map([[state.version, latest]]);
+  latest.catch(() => views.delete(state.version));
   const view = (version) => {
     if (!views.has(version)) {
       views.set(version, api.at(id, version, held));

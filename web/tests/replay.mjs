@@ -239,5 +239,63 @@ export async function replayAvl(browser, base) {
   await context.close();
 }
 
+/**
+ * Ann plays an `online` game with Dark fog against a bot to its end. Her replay (her
+ * seat held by the browser, from her invite link) counts her own steps, which are not
+ * the spectator's; the page asks for views only at the versions her feed gave.
+ */
+export async function replaySeat(browser, base) {
+  const created = await api(base, 'POST', '/api/games', {
+    game: 'viktory', preset: 'online', options: { dark: true, max_turns: 3 }, seats: [{ name: 'Ann' }, { kind: 'bot' }],
+  });
+  const { id } = created;
+  const token = created.seats[0].token;
+  for (let n = 0; n < 400; n += 1) {
+    const s = await api(base, 'GET', `/api/games/${id}`, null, token);
+    if (s.status === 'over') break;
+    if (!s.legal || !s.legal.length) {
+      await new Promise((r) => setTimeout(r, 50));
+    } else {
+      // Mostly something other than ending the phase, so that the game has moves.
+      const other = s.legal.filter((a) => a.type !== 'end_phase');
+      const action = other.length && n % 3 ? other[n % other.length] : s.legal[s.legal.length - 1];
+      await api(base, 'POST', `/api/games/${id}/actions`, { version: s.version, action }, token);
+    }
+  }
+  const state = await api(base, 'GET', `/api/games/${id}`);
+  check(state.status === 'over', `Ann's Dark game ended (${state.status})`);
+  const mine = await api(base, 'GET', `/api/games/${id}/steps?since=0`, null, token);
+  const public_ = await api(base, 'GET', `/api/games/${id}/steps?since=0`);
+  check(mine.version !== public_.version, `Ann is told other steps than a spectator (${mine.version} and ${public_.version})`);
+  const versions = new Set([mine.from, ...mine.steps.filter((x) => !x.undo).map((x) => x.index), mine.version]);
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const page = await context.newPage();
+  const problems = watch(page, 'replay seat');
+  // The invite link: the browser holds Ann's seat from then on.
+  await page.goto(created.seats[0].invite);
+  await page.waitForSelector('.status strong', { timeout: 15000 });
+  const asked = [];
+  page.on('request', (r) => {
+    const m = r.url().match(/\/api\/games\/[0-9a-f]+\/at\/(\d+)$/);
+    if (m) asked.push(Number(m[1]));
+  });
+  await page.goto(`${base}/replay/${id}`);
+  await page.waitForSelector('.step-label:not(:empty)');
+  check((await label(page)).startsWith(`step ${mine.version} of ${mine.version}`), `Ann's replay counts her steps: ${await label(page)} (hers: ${mine.version}, a spectator's: ${public_.version})`);
+  check((await page.locator('.step-list [role="option"]').count()) === mine.steps.length + 1, "the list holds Ann's steps");
+  // Walk a little: the slider's middle, then autoplay at 10 steps a second.
+  await page.locator('#step').fill(String(Math.floor(mine.steps.length / 2)));
+  await page.waitForTimeout(300);
+  await page.selectOption('#replay-speed', '10');
+  await page.click('button.play');
+  await page.waitForTimeout(1200);
+  await page.click('button.play');
+  check(asked.length > 5 && asked.every((v) => versions.has(v)), `every view asked for is at a version of Ann's feed: ${asked.filter((v) => !versions.has(v)).join(', ') || `all ${asked.length}`}`);
+  await page.screenshot({ path: shot('replay-seat-dark') });
+  check(problems.length === 0, problems.join('\n'));
+  await context.close();
+}
+
 /** The tests of this module, in the order they run. */
-export const tests = [replay, replayDice, replayAvl];
+export const tests = [replay, replayDice, replayAvl, replaySeat];
