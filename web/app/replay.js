@@ -7,7 +7,7 @@
 
 import { api, seats } from './api.js';
 import { avlFamily, phaseName } from './avl.js';
-import { drawBoard, panZoom, seatColor } from './board.js';
+import { drawBoard, legend as mapKey, panZoom, seatColor, zoomControls } from './board.js';
 import { h, seatName } from './dom.js';
 
 const NO_MARKS = { sources: new Set(), targets: new Set(), selected: null };
@@ -118,11 +118,13 @@ export async function showReplay(app, id) {
       h('a', { href: `/play/${id}` }, 'Back to the game'), ' \u00b7 ',
       state.seed ? h('a', { href: `/api/games/${id}/record`, download: `hexwar-${id}.json` }, 'Download the record') : 'The record can be downloaded once the game is over.'),
     controls, error,
-    h('div', { class: 'layout replay-layout' }, h('div', { class: 'map-box' }, svg),
+    h('div', { class: 'layout replay-layout' }, h('div', { class: 'map-box' }, svg, zoomControls(svg)),
       h('aside', { class: 'panel replay-panel', 'aria-label': 'what happened' },
         h('h2', {}, 'This step'), now,
         h('h2', { id: 'steps-heading' }, 'All steps'), list,
-        h('h2', {}, `${scoreName} by turn`), chart, legend)));
+        h('h2', {}, `${scoreName} by turn`), chart, legend,
+        // VIKTORY's map key (A Victory Lost's counters say what they are).
+        family ? null : mapKey({ seats: names.map((name) => ({ name })), viewer: state.you ?? null, colorblind: Boolean(state.view.colorblind) }))));
   panZoom(svg);
 
   const pos = () => Number(slider.value);
