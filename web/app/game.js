@@ -414,7 +414,7 @@ export async function showGame(app, id, linkToken) {
     renderBattles(seatNames);
     if (!family) renderKey(seatNames, view);
     renderReview(mine);
-    renderTray(view, mine);
+    renderTray(view, mine, Boolean(over));
     if (ui.reviewing) return;
     renderActions(view);
     if (over) renderOver(seatNames, over);
@@ -581,8 +581,8 @@ export async function showGame(app, id, linkToken) {
 
   /** The reserve of the seat at the screen, as counters to place (one click, then a
    *  hex; or a drag onto the hex). */
-  function renderTray(view, mine) {
-    if (family || !view.position.players || screen.seat === null) {
+  function renderTray(view, mine, over) {
+    if (family || over || !view.position.players || screen.seat === null) {
       tray.replaceChildren();
       return;
     }

@@ -25,7 +25,7 @@ export async function vsBot(browser, base) {
     const text = await page.locator('.log').textContent();
     return Object.entries(played).filter(([, re]) => !re.test(text)).map(([k]) => k);
   };
-  const wants = { build: /^(build a town|upgrade \S+ to a city)/, move: /^move Ann’s/, place: /^place a /u };
+  const wants = { build: /^(build a town|upgrade \S+ to a city)/, move: /^move Ann’s/, place: /^place an? /u };
   for (let n = 0; n < 600 && ((await turnNumber(page)) < 4 || ((await missing()).length && (await turnNumber(page)) < 9)); n += 1) {
     const still = n % 2 === 0 ? await missing() : [];
     if (await playOne(page, n, still.map((k) => wants[k]))) acted += 1;
@@ -220,6 +220,17 @@ export async function battle(browser, base) {
       if (chose) break;
     }
     check(!foughtHere || sawOdds, `the battle panel shows the odds from the current step; panels without: ${noOdds.join(' | ')}`);
+    if (foughtHere) {
+      // The battle stays listed, with its dice, once it is over or while it goes on.
+      await page.waitForSelector('.battles-box', { timeout: 5000 }).catch(() => {});
+      const listed = await page.locator('.battle-list > li').allTextContents();
+      check(listed.some((t) => /2,0: Ann attacked Bot 2/.test(t)), `the battle is listed: ${listed.join(' | ')}`);
+      check(await page.locator('.battle-list .die').count() > 0, 'the listed battle shows its dice');
+      if (attempt === 0) {
+        await page.locator('.battle-list details').first().evaluate((d) => { d.open = true; });
+        await page.screenshot({ path: path.join(shots, 'game-battle-list.png') });
+      }
+    }
     if (noOdds.length) console.log(`battle panels without odds: ${noOdds.join(' | ')}`);
     check(problems.length === 0, problems.join('\n'));
     await context.close();
@@ -351,7 +362,7 @@ export async function inviteAndResign(browser, base) {
 
 
 /** The tests of this module, in the order they run. */
-export const tests = [vsBot, twoPeopleAndFog, battle, takeBack, victoryLost, inviteAndResign, outOfOrder, hotSeatDark, manyChoices, emailOff, phone, soak];
+export const tests = [vsBot, twoPeopleAndFog, battle, takeBack, victoryLost, inviteAndResign, outOfOrder, hotSeatDark, manyChoices, emailOff, phone, trayPlacement, soak];
 
 /** A small seeded random number generator (mulberry32), so a test's delays repeat. */
 function seeded(seed) {
@@ -600,6 +611,43 @@ export async function phone(browser, base) {
   await page.locator('.general button', { hasText: /end/i }).first().tap();
   await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v, version);
   await axe(page, 'game on a phone');
+  check(problems.length === 0, problems.join('\n'));
+  await context.close();
+}
+
+/** The reserve tray: a kind chosen in the tray outlines where it may go, one click on
+ *  the map places it; pointing at a choice outlines its hexes. */
+export async function trayPlacement(browser, base) {
+  const setup = battleSetup();
+  setup.players = [{ reserve: { infantry: 2, cavalry: 1, artillery: 0, frigate: 0 } }, {}];
+  setup.turn = { number: 2, active: 0, first: 0, stage: 'place' };
+  setup.units = setup.units.filter((u) => u.owner === 1);
+  const created = await api(base, 'POST', '/api/games', { game: 'viktory', setup, seats: [{ name: 'Ann' }, { kind: 'bot' }] });
+  check(created.id, `a game in the placement phase: ${JSON.stringify(created).slice(0, 300)}`);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const problems = watch(page, 'tray');
+  await page.goto(created.seats[0].invite);
+  await ready(page);
+  const tray = await page.locator('.tray-box').textContent();
+  check(/2 × infantry/.test(tray) && /1 × cavalry/.test(tray), `the tray shows the reserve: ${tray}`);
+  // Pointing at a choice outlines its hexes.
+  await page.locator('.actions > details').evaluate((d) => { d.open = true; });
+  const choice = page.locator('.action-list button', { hasText: /place/ }).first();
+  await choice.hover();
+  const lit = await page.locator('svg.map .ring-highlight').count();
+  check(lit > 0, `pointing at "${await choice.textContent()}" outlines its hexes (${lit})`);
+  await page.mouse.move(5, 5);
+  await page.locator('.tray-unit', { hasText: 'infantry' }).click();
+  check((await page.locator('.tray-unit.chosen').count()) === 1, 'the chosen kind is marked');
+  const targets = await page.locator('g.hex:has(polygon.target)').evaluateAll((gs) => gs.map((g) => g.dataset.hex));
+  check(targets.length === 1 && targets[0] === '-2,0', `placing infantry outlines Ann's capital only: ${targets.join(' ')}`);
+  await page.screenshot({ path: path.join(shots, 'game-tray.png') });
+  const version = await page.locator('.status').getAttribute('data-version');
+  await page.click('g.hex[data-hex="-2,0"]');
+  await page.waitForFunction((v) => document.querySelector('.status')?.dataset.version !== v, version);
+  await page.waitForFunction(() => /1 × infantry/.test(document.querySelector('.tray-box')?.textContent || ''));
+  check(/Ann places infantry/.test(await page.locator('.log').textContent()), 'one click on the map placed the infantry');
   check(problems.length === 0, problems.join('\n'));
   await context.close();
 }

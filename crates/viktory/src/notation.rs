@@ -3,6 +3,7 @@
 use crate::action::Action;
 use crate::event::{DiePurpose, Event};
 use crate::state::Stage;
+use crate::unit::UnitKind;
 
 /// The action's name in a few words (for error messages).
 pub fn action_name(a: &Action) -> &'static str {
@@ -71,9 +72,15 @@ pub fn describe_action(a: &Action) -> String {
             kind,
             unit: Some(u),
         } => format!("give up {kind} {u}"),
-        Action::Disband { kind, unit: None } => format!("give up a {kind} from the reserve"),
-        Action::Place { kind, town, to } if town == to => format!("place a {kind} at {to}"),
-        Action::Place { kind, town, to } => format!("place a {kind} at {to} (from {town})"),
+        Action::Disband { kind, unit: None } => {
+            format!("give up {} {kind} from the reserve", article(kind))
+        }
+        Action::Place { kind, town, to } if town == to => {
+            format!("place {} {kind} at {to}", article(kind))
+        }
+        Action::Place { kind, town, to } => {
+            format!("place {} {kind} at {to} (from {town})", article(kind))
+        }
         Action::Redeploy { unit } => format!("take {unit} back into the reserve"),
         Action::EndPhase => "end the phase".into(),
         Action::Evacuate { unit, to } => format!("move {unit} out of the capital to {to}"),
@@ -87,6 +94,14 @@ pub fn describe_action(a: &Action) -> String {
         Action::SwitchMetropolis { hex, extra } => {
             format!("let the Metropolis at {hex} support a {extra}")
         }
+    }
+}
+
+/// "an infantry", "an artillery", "a cavalry", "a frigate".
+fn article(kind: &UnitKind) -> &'static str {
+    match kind {
+        UnitKind::Infantry | UnitKind::Artillery => "an",
+        UnitKind::Cavalry | UnitKind::Frigate => "a",
     }
 }
 
@@ -144,7 +159,7 @@ pub fn describe_event(e: &Event) -> String {
             format!("{seat} moves a town from {from} to {to}")
         }
         Event::CityBuilt { seat, hex } => format!("{seat} builds a city at {hex}"),
-        Event::UnitGained { seat, kind } => format!("{seat} gains a {kind}"),
+        Event::UnitGained { seat, kind } => format!("{seat} gains {} {kind}", article(kind)),
         Event::UnitPlaced {
             seat,
             unit,
