@@ -91,7 +91,8 @@ export class Feed {
    */
   sync() {
     if (this.closed || this.sending) return;
-    if (this.state && this.state.version >= this.heard && this.state.version <= this.logVersion) {
+    // A state ahead of the log is fine: `accept` has asked for the missing steps.
+    if (this.state && this.state.version >= this.heard) {
       this.onChange();
       return;
     }

@@ -366,6 +366,12 @@ export async function showGame(app, id, linkToken) {
     for (const u of position.units || []) screen.unitsSeen.set(u.id, { kind: u.kind, owner: u.owner });
     const you = state.you;
     const seatNames = names();
+    // Lines heard before the names were known (or before a player joined) are named anew.
+    const named = JSON.stringify(seatNames);
+    if (screen.named !== named) {
+      screen.named = named;
+      for (const li of screen.log.querySelectorAll('li[data-raw]')) li.textContent = withNames(li.dataset.raw);
+    }
     const toMove = state.to_move;
     const over = toMove.over || state.result;
     const mine = !over && toMove.seat === you && you !== null;
