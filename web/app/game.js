@@ -9,6 +9,7 @@
 
 import { api, live, seats } from './api.js';
 import { avlFamily } from './avl.js';
+import { battleList, currentDice, trackBattle } from './battles.js';
 import { displayControls, drawBoard, highlight, key, legend, markRecent, panZoom, seatColor, zoomControls } from './board.js';
 import { h, seatName } from './dom.js';
 import { Feed } from './feed.js';
@@ -38,9 +39,6 @@ function oddsText(o, names) {
 
 /** The actions that end a phase or segment: the E key plays the first one offered. */
 const PASSES = ['end_phase', 'end_movement', 'end_advance', 'end_combat'];
-
-/** Dice that belong to a battle (not bombardment or the doomsday clock). */
-const BATTLE_DICE = ['pre_battle', 'attack', 'defense', 'overwatch'];
 
 /** Unit kinds in the order of the reserve tray. */
 const KINDS = ['infantry', 'cavalry', 'artillery', 'frigate'];
@@ -280,7 +278,7 @@ export async function showGame(app, id, linkToken) {
         if (e.type === 'turn_started' && a.seat !== null && e.seat === a.seat) {
           a.turnMarks.push({ battles: a.battles.length });
         }
-        track(a, e);
+        trackBattle(a.battles, e);
       }
       // The others' steps since this seat last acted stay for the review until
       // someone else acts after it.
@@ -293,27 +291,6 @@ export async function showGame(app, id, linkToken) {
         a.others.push(step);
       }
       for (const text of step.text) a.log.prepend(h('li', { 'data-index': String(step.index), 'data-raw': text }, withNames(text, a)));
-    }
-  }
-
-  /** Follows the battles in the events. */
-  function track(a, e) {
-    const last = a.battles[a.battles.length - 1];
-    const open = last && last.winner === null ? last : null;
-    if (e.type === 'battle_started') {
-      a.battles.push({ hex: e.hex, attacker: e.attacker, defender: e.defender, rounds: [{ round: 0, dice: [] }], lost: [], retreated: 0, winner: null, captured: false });
-    } else if (!open) {
-      if (e.type === 'captured' && last && key(last.hex) === key(e.hex)) last.captured = true;
-    } else if (e.type === 'round_started') {
-      open.rounds.push({ round: e.round, dice: [] });
-    } else if (e.type === 'die_rolled' && BATTLE_DICE.includes(e.purpose)) {
-      open.rounds[open.rounds.length - 1].dice.push(e);
-    } else if (e.type === 'unit_lost') {
-      open.lost.push(e);
-    } else if (e.type === 'retreated') {
-      open.retreated += 1;
-    } else if (e.type === 'battle_ended') {
-      open.winner = e.winner;
     }
   }
 
@@ -488,8 +465,7 @@ export async function showGame(app, id, linkToken) {
     const started = advised.find((o) => o.started);
     const here = position.units.filter((u) => key(u.hex) === key(b.hex) && u.aboard === undefined);
     const marked = new Set(b.marked || []);
-    const current = screen.battles[screen.battles.length - 1];
-    const roundDice = current && current.winner === null ? current.rounds[current.rounds.length - 1].dice : [];
+    const roundDice = currentDice(screen.battles);
     // Each side's units; those already hit this round are struck through.
     const units = (seat) => {
       const theirs = here.filter((u) => u.owner === seat);
@@ -566,23 +542,8 @@ export async function showGame(app, id, linkToken) {
       battles.replaceChildren();
       return;
     }
-    const nameOf = (s) => seatNames[s] || seatName(s);
-    const item = (b) => {
-      const result = b.winner === null ? 'being fought' : b.captured ? `${nameOf(b.winner)} took the hex` : b.winner === b.attacker ? `${nameOf(b.attacker)} won` : `${nameOf(b.defender)} held`;
-      const rounds = b.rounds.filter((r) => r.dice.length).map((r) => h('li', {},
-        `${r.round ? `Round ${r.round}` : 'Pre-battle fire'}: `,
-        ...[b.attacker, b.defender].flatMap((s) => {
-          const rolled = r.dice.filter((d) => d.seat === s);
-          return rolled.length ? [`${nameOf(s)} `, h('span', { class: 'dice' }, rolled.map((d) => h('span', { class: 'die' }, String(d.value)))), ' '] : [];
-        })));
-      const lost = b.lost.length ? h('p', {}, 'Lost: ', b.lost.map((l) => `${nameOf(l.owner)}\u2019s ${l.kind} #${l.unit}`).join(', '), b.retreated ? `; ${b.retreated} retreated` : '') : h('p', {}, b.retreated ? `${b.retreated} retreated` : 'No units lost');
-      return h('li', {}, h('details', {},
-        h('summary', {}, `${key(b.hex)}: ${nameOf(b.attacker)} attacked ${nameOf(b.defender)} \u2014 ${result}`),
-        h('ul', { class: 'rounds' }, rounds), lost));
-    };
-    battles.replaceChildren(h('div', { class: 'battles-box', role: 'region', 'aria-label': 'recent battles' },
-      h('h3', {}, a.seat === null ? 'Recent battles' : 'Battles since your last turn'),
-      h('ul', { class: 'battle-list' }, recent.slice().reverse().map(item))));
+    const title = a.seat === null ? 'Recent battles' : 'Battles since your last turn';
+    battles.replaceChildren(battleList(recent, (seat) => seatNames[seat] || seatName(seat), title));
   }
 
   /** The reserve of the seat at the screen, as counters to place (one click, then a
