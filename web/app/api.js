@@ -62,6 +62,8 @@ export function live(id, token, since, onMessage) {
   let closed = false;
   let socket = null;
   const open = () => {
+    // A reconnection timer that fires after the feed was closed opens nothing.
+    if (closed) return;
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
     const query = new URLSearchParams({ since: String(version) });
     if (token) query.set('token', token);

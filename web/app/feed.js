@@ -8,18 +8,26 @@
 //   skipped, and a batch that starts beyond it is a gap, filled from `/steps`;
 // - while a move is being sent, batches are queued and applied once its reply is in;
 // - the state is fetched again until it is at least as new as every version heard
-//   of, and an answer older than the state on screen is dropped.
+//   of, and an answer older than the state on screen is dropped;
+// - whatever fails is tried again, sooner and then every few seconds, until the state
+//   and the log have caught up.
 //
 // The page renders from the model only (`onChange`), so a late or reordered answer can
 // never leave it behind the server.
 
-/** How long to wait before asking again for a state the server has not caught up to. */
+/** How long to wait before asking again for what the server has not caught up to. */
 const RETRY_MS = 250;
+/** The longest wait between two tries. */
+const RETRY_MAX_MS = 5000;
+/** How long a new live connection may take to send its catch-up. */
+const CATCH_UP_MS = 5000;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class Feed {
   /**
    * `fetchState()` → the seat's `GET /api/games/ID`; `fetchSteps(since)` → its
-   * `/steps?since=`; `onSteps(steps, from)` hears each new step once, in order;
+   * `/steps?since=`; `onSteps(steps)` hears each new step once, in order;
    * `onChange()` is called whenever the state or the log changed.
    */
   constructor({ fetchState, fetchSteps, onSteps, onChange, onError }) {
@@ -36,9 +44,23 @@ export class Feed {
     this.state = null;
     this.sending = false;
     this.queue = [];
+    /** The state request out, if any: `{again}` asks for one more after it. */
     this.fetching = null;
-    this.filling = null;
+    this.filling = false;
+    /** While a live connection's catch-up is on its way, the log waits for it. */
+    this.catchingUp = false;
     this.closed = false;
+  }
+
+  /** A live connection opens: its catch-up (then `hello`) will bring the missed steps. */
+  connecting() {
+    this.catchingUp = true;
+    // A connection that does not come up in time does not hold the log back.
+    clearTimeout(this.catchUpTimer);
+    this.catchUpTimer = setTimeout(() => {
+      this.catchingUp = false;
+      this.fill();
+    }, CATCH_UP_MS);
   }
 
   /** A batch of steps from the live stream: queued while a move is being sent. */
@@ -48,6 +70,14 @@ export class Feed {
     else this.apply(batch);
   }
 
+  /** The live connection's `hello`: everything up to `version` has been sent. */
+  hello(version) {
+    clearTimeout(this.catchUpTimer);
+    this.catchingUp = false;
+    this.live({ from: version, version, steps: [] });
+    this.resync();
+  }
+
   /** Applies a batch `{from, version, steps}`: the new steps go to `onSteps`. */
   apply(batch) {
     if (this.closed) return;
@@ -55,44 +85,65 @@ export class Feed {
     const steps = batch.steps || [];
     const from = batch.from !== undefined ? Number(batch.from) : version - steps.length;
     this.heard = Math.max(this.heard, version);
-    if (from > this.logVersion) {
-      // A gap: the steps in between were never heard. Fetch them (the batch's own are
-      // among them).
-      this.fill();
-      return;
+    if (from <= this.logVersion) {
+      // Step i of the batch is the audience's step number from + i + 1.
+      const fresh = steps.slice(this.logVersion - from);
+      if (version > this.logVersion && fresh.length) {
+        this.logVersion = version;
+        this.onSteps(fresh);
+      }
     }
-    // Step i of the batch is the audience's step number from + i + 1.
-    const fresh = steps.slice(Math.max(0, this.logVersion - from));
-    if (version > this.logVersion && fresh.length) {
-      this.logVersion = version;
-      this.onSteps(fresh, version - fresh.length);
-    }
+    // A batch that starts beyond the log is a gap: `fill` fetches the steps between.
+    this.fill();
     this.sync();
   }
 
-  /** Fetches the steps after the log's version (one request at a time). */
+  /** Fetches the steps the log lacks, one request at a time, until it has them all. */
   async fill() {
-    if (this.filling) return;
-    this.filling = (async () => {
-      try {
-        const batch = await this.fetchSteps(this.logVersion);
-        this.filling = null;
-        this.apply(batch);
-      } catch (e) {
-        this.filling = null;
-        this.onError(e);
+    if (this.filling || this.catchingUp || this.closed) return;
+    this.filling = true;
+    let wait = RETRY_MS;
+    try {
+      while (!this.closed && this.logVersion < Math.max(this.heard, this.state ? this.state.version : 0)) {
+        const before = this.logVersion;
+        try {
+          const batch = await this.fetchSteps(this.logVersion);
+          const version = Number(batch.version);
+          const steps = batch.steps || [];
+          const from = batch.from !== undefined ? Number(batch.from) : version - steps.length;
+          this.heard = Math.max(this.heard, version);
+          if (from <= this.logVersion && version > this.logVersion) {
+            const fresh = steps.slice(this.logVersion - from);
+            this.logVersion = version;
+            if (fresh.length) this.onSteps(fresh);
+            this.onChange();
+          }
+          // The server had nothing newer yet: wait a little before asking again.
+          if (this.logVersion === before) {
+            await sleep(wait);
+            wait = Math.min(wait * 2, RETRY_MAX_MS);
+          } else {
+            wait = RETRY_MS;
+          }
+        } catch (e) {
+          this.onError(e);
+          await sleep(wait);
+          wait = Math.min(wait * 2, RETRY_MAX_MS);
+        }
       }
-    })();
+    } finally {
+      this.filling = false;
+    }
   }
 
   /**
    * Brings the state up to every version heard of. One request at a time; if a
-   * newer version is heard while it is out, another follows.
+   * newer version is heard (or `resync` is asked) while it is out, another follows.
+   * It keeps trying, more and more slowly, while the state is behind.
    */
-  sync() {
+  sync(force = false) {
     if (this.closed || this.sending) return;
-    // A state ahead of the log is fine: `accept` has asked for the missing steps.
-    if (this.state && this.state.version >= this.heard) {
+    if (!force && this.state && this.state.version >= this.heard) {
       this.onChange();
       return;
     }
@@ -103,7 +154,7 @@ export class Feed {
     const attempt = { again: false };
     this.fetching = attempt;
     (async () => {
-      let tries = 0;
+      let wait = RETRY_MS;
       for (;;) {
         let fresh = null;
         try {
@@ -113,11 +164,13 @@ export class Feed {
         }
         if (this.closed) return;
         if (fresh && (!this.state || fresh.version >= this.state.version)) this.accept(fresh);
-        tries += 1;
         const behind = !this.state || this.state.version < this.heard;
-        if ((!behind && !attempt.again) || tries >= 20) break;
+        if (!behind && !attempt.again) break;
         attempt.again = false;
-        await new Promise((resolve) => setTimeout(resolve, behind ? RETRY_MS * Math.min(tries, 8) : 0));
+        if (behind) {
+          await sleep(wait);
+          wait = Math.min(wait * 2, RETRY_MAX_MS);
+        }
       }
       this.fetching = null;
       this.onChange();
@@ -128,7 +181,7 @@ export class Feed {
   accept(state) {
     this.state = state;
     this.heard = Math.max(this.heard, state.version);
-    if (state.version > this.logVersion) this.fill();
+    this.fill();
     this.onChange();
   }
 
@@ -147,30 +200,19 @@ export class Feed {
       const queued = this.queue;
       this.queue = [];
       for (const batch of queued) this.apply(batch);
-      this.sync();
+      this.sync(true);
     }
   }
 
-  /** Asks for the state again (a reconnect, the tab coming back into view). */
+  /** Asks for the state again even if no newer version was heard (seats changed, a
+   *  reconnection, the tab coming back into view). */
   resync() {
-    if (this.closed) return;
-    if (this.fetching) {
-      this.fetching.again = true;
-      return;
-    }
-    this.fetching = { again: false };
-    this.fetchState().then((fresh) => {
-      this.fetching = null;
-      if (!this.closed && fresh && (!this.state || fresh.version >= this.state.version)) this.accept(fresh);
-      this.sync();
-    }, (e) => {
-      this.fetching = null;
-      this.onError(e);
-    });
+    this.sync(true);
   }
 
   /** Stops: nothing more is applied or fetched. */
   close() {
     this.closed = true;
+    clearTimeout(this.catchUpTimer);
   }
 }

@@ -132,7 +132,9 @@ export async function showGame(app, id, linkToken) {
     h('p', {}, resignButton));
   drawerToggle.setAttribute('aria-controls', 'panel');
   const mapBox = h('div', { class: 'map-box' }, svg);
-  app.replaceChildren(title, status, drawerToggle, h('div', { class: 'layout' }, mapBox, panel), curtain);
+  // Everything but the hot-seat curtain: inert while the curtain is up.
+  const table = h('div', { class: 'table' }, title, status, drawerToggle, h('div', { class: 'layout' }, mapBox, panel));
+  app.replaceChildren(table, curtain);
   panZoom(svg);
   mapBox.append(zoomControls(svg));
 
@@ -154,7 +156,7 @@ export async function showGame(app, id, linkToken) {
   document.addEventListener('pointerup', (e) => {
     const from = dragFrom;
     dragFrom = null;
-    if (!from || !screen || !screen.feed.state) return;
+    if (!from || !screen || !screen.feed.state || ui.reviewing) return;
     const under = document.elementFromPoint(e.clientX, e.clientY);
     const to = under && under.closest && under.closest('g.hex');
     if (!to || to.dataset.hex === from) return;
@@ -224,7 +226,16 @@ export async function showGame(app, id, linkToken) {
     ui.selected = null;
     ui.placing = null;
     ui.reviewing = null;
+    ui.filter = '';
+    // Nothing of the seat shown before stays on screen: its board and panels are
+    // cleared until this audience's own state is drawn.
+    svg.replaceChildren();
+    for (const box of [banner, review, tray, actions, battle, battles, joinBox, status]) box.replaceChildren();
+    error.textContent = '';
+    keyFor = '';
+    renderNotify();
     logBox.replaceChildren(a.log);
+    a.feed.connecting();
     a.stop = live(id, a.token, a.feed.logVersion, (m) => onLive(a, m));
     a.feed.resync();
   }
@@ -234,8 +245,7 @@ export async function showGame(app, id, linkToken) {
       a.feed.live(message);
     } else if (message.type === 'hello') {
       // Everything up to `version` was sent before this: a gap check, and the state.
-      a.feed.live({ from: message.version, version: message.version, steps: [] });
-      a.feed.resync();
+      a.feed.hello(message.version);
     } else if (message.type === 'seats') {
       a.feed.resync();
     } else if (message.type === 'message') {
@@ -298,7 +308,9 @@ export async function showGame(app, id, linkToken) {
   function wanted(state) {
     const mine = held();
     const toMove = state.to_move && state.to_move.seat;
-    if (toMove !== undefined && toMove !== null && mine[toMove] && !state.to_move.over) return [toMove, mine[toMove]];
+    // A seat that resigned is played by a bot: nobody is passed the screen for it.
+    const resigned = toMove !== undefined && toMove !== null && state.seats[toMove] && state.seats[toMove].resigned;
+    if (toMove !== undefined && toMove !== null && mine[toMove] && !resigned && !state.to_move.over) return [toMove, mine[toMove]];
     return null;
   }
 
@@ -318,14 +330,32 @@ export async function showGame(app, id, linkToken) {
     render();
   }
 
+  /** Hides the table from the seat that moved; its button shows the next seat's view
+   *  once that view is drawn. Keys and focus stay off the table meanwhile. */
   function showCurtain(seat) {
     const name = names()[seat] || seatName(seat);
     curtain.hidden = false;
+    table.inert = true;
+    const button = h('button', { class: 'primary', type: 'button', disabled: true, onclick: () => {
+      curtain.hidden = true;
+      table.inert = false;
+    } }, `Loading ${name}’s view…`);
+    button.dataset.name = name;
     curtain.replaceChildren(h('div', { class: 'curtain-card' },
       h('h2', {}, `Pass to ${name}`),
       h('p', {}, 'The other players should look away now.'),
-      h('button', { class: 'primary', type: 'button', onclick: () => { curtain.hidden = true; } }, `I am ${name}: show my view`)));
-    curtain.querySelector('button').focus();
+      button));
+    curtain.querySelector('h2').setAttribute('tabindex', '-1');
+    curtain.querySelector('h2').focus();
+  }
+
+  /** The curtain's button, once the seat behind it has its view drawn. */
+  function readyCurtain() {
+    const button = curtain.querySelector('button[disabled]');
+    if (curtain.hidden || !button) return;
+    button.disabled = false;
+    button.textContent = `I am ${button.dataset.name}: show my view`;
+    button.focus();
   }
 
   function render() {
@@ -398,9 +428,11 @@ export async function showGame(app, id, linkToken) {
     if (!family) renderKey(seatNames, view);
     renderReview(mine);
     renderTray(view, mine, Boolean(over));
-    if (ui.reviewing) return;
-    renderActions(view);
-    if (over) renderOver(seatNames, over);
+    if (!ui.reviewing) {
+      renderActions(view);
+      if (over) renderOver(seatNames, over);
+    }
+    readyCurtain();
   }
 
   /** A player who opened an invite link gives their name, which claims the seat. */
@@ -549,7 +581,7 @@ export async function showGame(app, id, linkToken) {
   /** The reserve of the seat at the screen, as counters to place (one click, then a
    *  hex; or a drag onto the hex). */
   function renderTray(view, mine, over) {
-    if (family || over || !view.position.players || screen.seat === null) {
+    if (family || over || ui.reviewing || !view.position.players || screen.seat === null) {
       tray.replaceChildren();
       return;
     }
@@ -833,7 +865,7 @@ export async function showGame(app, id, linkToken) {
   renderNotify();
 
   document.addEventListener('keydown', (e) => {
-    if (e.target instanceof HTMLInputElement || !screen) return;
+    if (e.target instanceof HTMLInputElement || !screen || !curtain.hidden) return;
     const state = screen.feed.state;
     if (e.key === 'Escape' && (ui.selected || ui.placing)) {
       ui.selected = null;

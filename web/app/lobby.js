@@ -133,7 +133,8 @@ function myGames(box) {
   return async function refresh() {
     const held = seats.all();
     const ids = Object.keys(held);
-    const read = ids.slice(0, MY_GAMES_MAX);
+    // The newest (localStorage keeps them in the order they were taken).
+    const read = ids.slice(-MY_GAMES_MAX);
     const games = await eachLimited(read, CONCURRENCY, async (id) => {
       const tokens = held[id];
       const [seat, token] = Object.entries(tokens)[0];

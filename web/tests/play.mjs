@@ -500,7 +500,18 @@ export async function hotSeatDark(browser, base) {
     const curtain = page.locator('.curtain:not([hidden])');
     if (await curtain.count()) {
       passedToBen = (await curtain.textContent()).includes('Pass to Ben');
-      if (passedToBen) await page.screenshot({ path: path.join(shots, 'game-hot-seat-pass.png') });
+      if (passedToBen) {
+        await page.screenshot({ path: path.join(shots, 'game-hot-seat-pass.png') });
+        // Behind the curtain the table takes no keys: E does not end Ben's phase.
+        await page.waitForSelector('.curtain button:not([disabled])');
+        const before = (await api(base, 'GET', `/api/games/${created.id}`, null, ben.token)).version;
+        await page.keyboard.press('e');
+        await page.waitForTimeout(300);
+        const after = (await api(base, 'GET', `/api/games/${created.id}`, null, ben.token)).version;
+        check(before === after, `a key pressed behind the curtain played nothing (${before} → ${after})`);
+        check(await page.locator('.table').evaluate((t) => t.inert), 'the table is inert behind the curtain');
+        check(/I am Ben/.test(await page.locator('.curtain button').textContent()), 'the curtain\u2019s button names Ben');
+      }
       await page.click('.curtain button');
     } else if (!(await playOne(page, n))) {
       await page.waitForTimeout(100);
