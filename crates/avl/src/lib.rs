@@ -150,6 +150,10 @@ impl Game for Avl {
         rules::sequence::to_move(self)
     }
 
+    fn game_turn(&self) -> Option<u32> {
+        Some(u32::from(self.turn().0))
+    }
+
     fn legal_actions(&self) -> Vec<Action> {
         legal::legal_actions(self)
     }

@@ -189,6 +189,12 @@ pub trait Game:
     /// Who must decide now.
     fn to_move(&self) -> ToMove;
 
+    /// The game turn now, as the game's views show it to everyone (`None` for a game
+    /// without turns). Cheap: servers read it after every action for their game lists.
+    fn game_turn(&self) -> Option<u32> {
+        None
+    }
+
     /// Every legal action now, sorted and without duplicates. At a chance node: the
     /// possible outcomes. Empty only when the game is over.
     fn legal_actions(&self) -> Vec<Self::Action>;

@@ -63,6 +63,8 @@ pub trait Session: Send {
     fn seats(&self) -> u8;
     /// Who must decide now.
     fn to_move(&self) -> ToMove;
+    /// The game turn now, as every view shows it ([`engine::Game::game_turn`]).
+    fn game_turn(&self) -> Option<u32>;
     /// Log entries applied so far, take-backs included (the version a client must name
     /// when acting). Without take-backs it is the number of actions in the record.
     fn version(&self) -> u64;
@@ -230,6 +232,10 @@ impl<G: Game> Session for GameSession<G> {
 
     fn to_move(&self) -> ToMove {
         self.state.to_move()
+    }
+
+    fn game_turn(&self) -> Option<u32> {
+        self.state.game_turn()
     }
 
     fn version(&self) -> u64 {

@@ -203,10 +203,13 @@ async fn list(
     RawQuery(raw): RawQuery,
 ) -> Result<Json<Value>, ApiError> {
     let params = Params::parse(raw.as_deref())?;
-    let wanted: Vec<&str> = params
+    let mut wanted: Vec<&str> = params
         .status
         .as_deref()
         .map_or_else(|| vec!["open", "running"], |s| s.split(',').collect());
+    // Each status once: a long `status=open,open,…` must not grow the query.
+    wanted.sort_unstable();
+    wanted.dedup();
     for status in &wanted {
         if !["open", "running", "over"].contains(status) {
             return Err(ApiError::malformed(format!(

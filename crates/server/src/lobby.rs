@@ -182,13 +182,8 @@ fn status_after(live: &crate::hub::Live, seats: &[SeatRow]) -> (&'static str, Op
 /// spectator's view numbers it (`position.turn`, or its `number`) and who decides now,
 /// both of which every spectator sees.
 pub(crate) fn progress(session: &dyn protocol::Session) -> Progress {
-    let view = session.view(None);
-    let turn = &view["position"]["turn"];
     Progress {
-        turn: turn
-            .as_u64()
-            .or_else(|| turn["number"].as_u64())
-            .and_then(|t| u32::try_from(t).ok()),
+        turn: session.game_turn(),
         to_move: json!(session.to_move()).to_string(),
     }
 }

@@ -67,6 +67,10 @@ impl Game for Viktory {
         rules::sequence::to_move(self)
     }
 
+    fn game_turn(&self) -> Option<u32> {
+        Some(u32::from(self.turn.number))
+    }
+
     fn legal_actions(&self) -> Vec<Action> {
         legal::legal_actions(self)
     }

@@ -73,13 +73,13 @@ pub fn describe_action(a: &Action) -> String {
             unit: Some(u),
         } => format!("give up {kind} {u}"),
         Action::Disband { kind, unit: None } => {
-            format!("give up {} {kind} from the reserve", article(kind))
+            format!("give up {} {kind} from the reserve", article(*kind))
         }
         Action::Place { kind, town, to } if town == to => {
-            format!("place {} {kind} at {to}", article(kind))
+            format!("place {} {kind} at {to}", article(*kind))
         }
         Action::Place { kind, town, to } => {
-            format!("place {} {kind} at {to} (from {town})", article(kind))
+            format!("place {} {kind} at {to} (from {town})", article(*kind))
         }
         Action::Redeploy { unit } => format!("take {unit} back into the reserve"),
         Action::EndPhase => "end the phase".into(),
@@ -98,7 +98,7 @@ pub fn describe_action(a: &Action) -> String {
 }
 
 /// "an infantry", "an artillery", "a cavalry", "a frigate".
-fn article(kind: &UnitKind) -> &'static str {
+fn article(kind: UnitKind) -> &'static str {
     match kind {
         UnitKind::Infantry | UnitKind::Artillery => "an",
         UnitKind::Cavalry | UnitKind::Frigate => "a",
@@ -159,7 +159,7 @@ pub fn describe_event(e: &Event) -> String {
             format!("{seat} moves a town from {from} to {to}")
         }
         Event::CityBuilt { seat, hex } => format!("{seat} builds a city at {hex}"),
-        Event::UnitGained { seat, kind } => format!("{seat} gains {} {kind}", article(kind)),
+        Event::UnitGained { seat, kind } => format!("{seat} gains {} {kind}", article(*kind)),
         Event::UnitPlaced {
             seat,
             unit,
