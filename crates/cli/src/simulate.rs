@@ -154,8 +154,6 @@ struct Start<G> {
 trait Family: AiGame + Sync {
     /// The starting position the flags ask for.
     fn start(args: &SimulateArgs) -> Result<Start<Self>, String>;
-    /// The game turn a state is in.
-    fn game_turn(&self) -> u16;
     /// The line under the table's first: how the games ended.
     fn endings(results: &[GameResult]) -> String;
     /// Lines after the pairwise results (empty: none).
@@ -189,10 +187,6 @@ impl Family for Viktory {
             chart: preset,
             fields,
         })
-    }
-
-    fn game_turn(&self) -> u16 {
-        self.turn().number
     }
 
     fn endings(results: &[GameResult]) -> String {
@@ -252,10 +246,6 @@ impl Family for Avl {
             chart: format!("A Victory Lost, {name}"),
             fields,
         })
-    }
-
-    fn game_turn(&self) -> u16 {
-        u16::from(self.turn().0)
     }
 
     fn endings(results: &[GameResult]) -> String {
@@ -509,7 +499,10 @@ fn play_one<G: Family>(
             None if played.stuck => "stuck (no legal action)".into(),
             None => "decision limit".into(),
         },
-        turns: played.state.game_turn(),
+        // Both families count their turns (engine::Game::game_turn), within u16.
+        turns: engine::Game::game_turn(&played.state)
+            .and_then(|t| u16::try_from(t).ok())
+            .unwrap_or(0),
         decisions: played.decisions,
         thinking: played
             .thinking
