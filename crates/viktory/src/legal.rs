@@ -67,7 +67,7 @@ pub fn first_player_candidates(s: &Viktory) -> Vec<engine::Seat> {
 
 /// Whether any build action exists (else the building phase passes by itself).
 pub fn any_build(s: &Viktory) -> bool {
-    if !s.turn.can_build {
+    if !building::capital_allows_building(s) {
         return false;
     }
     // Upgrading any own town is always possible (7.23) with the actions for it.

@@ -234,6 +234,9 @@ pub struct Rules {
     pub hexside_bonus_naval: bool,
     /// Online rules: combat supply also needs the player's own capital.
     pub combat_supply_needs_capital: bool,
+    /// Online rules, Building: a player builds if he controls his capital when he builds
+    /// (after the move/battle phase); classic 7.1 asks for it at the start of his turn.
+    pub build_needs_capital_now: bool,
     /// Online rules: frigates placed through the capital go to the nearest water, like a
     /// forest city's, not only next to it.
     pub capital_frigates_nearest_water: bool,
@@ -454,6 +457,10 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Online: combat supply also needs the player's own capital.",
     ),
     (
+        "build_needs_capital_now",
+        "Online: building needs the capital held when building, not at the start of the turn (7.1).",
+    ),
+    (
         "capital_frigates_nearest_water",
         "Online: frigates placed through the capital go to the nearest water.",
     ),
@@ -612,6 +619,7 @@ pub(crate) fn option_source(name: &str) -> OptionSource {
         | "road_ferry_network" => OptionSource::Expansion,
         "hexside_bonus_naval"
         | "combat_supply_needs_capital"
+        | "build_needs_capital_now"
         | "capital_frigates_nearest_water"
         | "colorblind"
         | "opening_second_town"
@@ -752,6 +760,7 @@ impl Rules {
             map_customization: false,
             hexside_bonus_naval: false,
             combat_supply_needs_capital: false,
+            build_needs_capital_now: false,
             capital_frigates_nearest_water: false,
             colorblind: false,
             opening_second_town: false,
@@ -852,6 +861,7 @@ impl Rules {
             preset: "online".into(),
             hexside_bonus_naval: true,
             combat_supply_needs_capital: true,
+            build_needs_capital_now: true,
             capital_frigates_nearest_water: true,
             opening_second_town: true,
             auto_casualties: true,

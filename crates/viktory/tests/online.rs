@@ -203,3 +203,53 @@ fn online_first_player_gets_no_second_town() {
     assert_eq!(s.turn().second_town, None);
     assert_eq!(s.turn().active, Seat(1), "seat 1's opening follows at once");
 }
+
+/// Online rules, Building: "a player who controls their capital" may build after the
+/// move/battle phase; losing it blocks building "immediately", and nothing keeps the
+/// block once it is retaken. Ann starts her turn without her capital (0,0), retakes it
+/// in her move phase, and builds. Under the Expansion's same turn order, classic 7.1
+/// (the capital held at the start of the turn) still applies: no building that turn.
+#[test]
+fn online_a_capital_retaken_in_the_move_phase_allows_building() {
+    let builds_after_retaking = |rules: viktory::Rules| {
+        let mut rules = rules;
+        rules.board_side = 5;
+        let mut s = Pos::with_rules(rules, Stage::Move)
+            .active(1)
+            .captured_capital(h(0, 0), 1, false, 0)
+            .town(h(-3, 1), 0, false, false)
+            .unit(1, 0, UnitKind::Infantry, h(1, 0))
+            .town(h(3, -2), 1, false, true)
+            .build();
+        // Bob ends his turn; Ann's begins without her capital.
+        while s.turn().active != Seat(0) {
+            act(&mut s, Action::EndPhase);
+        }
+        assert_eq!(s.turn().stage, Stage::Move);
+        assert!(
+            !s.turn().can_build,
+            "Ann did not hold her capital at the start of her turn"
+        );
+        assert!(!s.holds_capital(Seat(0)));
+        // She walks into the empty town and takes it back (any die the town rolls misses).
+        play(&mut s, &[mv(1, 0, 0), Action::Fight { hex: h(0, 0) }]);
+        while s.to_move() == engine::ToMove::Chance {
+            dice(&mut s, &[6]);
+        }
+        assert!(s.holds_capital(Seat(0)), "Ann retook her capital");
+        act(&mut s, Action::EndPhase);
+        let builds = s
+            .legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::BuildTown { .. } | Action::BuildCity { .. }));
+        (s.turn().stage, builds)
+    };
+    assert_eq!(
+        builds_after_retaking(viktory::Rules::online(2)),
+        (Stage::Build, true)
+    );
+    // The Expansion's Building Phase passes by itself: 7.1 as in classic.
+    let (stage, builds) = builds_after_retaking(viktory::Rules::expansion(2));
+    assert!(!builds, "no building under 7.1 (stage {stage:?})");
+    assert_ne!(stage, Stage::Build);
+}

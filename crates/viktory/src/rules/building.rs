@@ -8,10 +8,28 @@ use crate::event::Event;
 use crate::rules::{exploration, fog, sequence};
 use crate::state::{Town, Viktory};
 
-/// Rule 7.1: building needs the capital held at the start of the turn.
+/// Whether the active player may build for want of his capital: classic 7.1 asks that
+/// he held it at the start of his turn (`can_build`); the online rules, that he controls
+/// it when he builds, after the move/battle phase ("Building"; losing it blocks building
+/// "immediately", and nothing keeps the block once it is retaken).
+pub fn capital_allows_building(s: &Viktory) -> bool {
+    if s.rules.build_needs_capital_now {
+        s.holds_capital(s.turn.active)
+    } else {
+        s.turn.can_build
+    }
+}
+
+/// Rule 7.1 (online: Building): building needs the capital.
 fn check_capital_held(s: &Viktory) -> Result<(), RuleError> {
-    if s.turn.can_build {
+    if capital_allows_building(s) {
         Ok(())
+    } else if s.rules.build_needs_capital_now {
+        refuse(
+            "no_capital",
+            "online",
+            "a player must control his capital to build",
+        )
     } else {
         refuse(
             "no_capital",
