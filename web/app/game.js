@@ -37,6 +37,9 @@ function oddsText(o, names) {
   return o.exact === false ? `estimate from ${o.samples} simulated battles: ${odds}` : odds;
 }
 
+/** What the odds the server gives assume (docs/odds.md, "Policies"). */
+const ODDS_POLICY = 'Odds if the attacker fights to the end, each 1 taking the unit whose loss costs the other side most dice, other hits taken by their owner infantry first, then artillery, cavalry, frigates.';
+
 /** The actions that end a phase or segment: the E key plays the first one offered. */
 const PASSES = ['end_phase', 'end_movement', 'end_advance', 'end_combat'];
 
@@ -491,7 +494,7 @@ export async function showGame(app, id, linkToken) {
       battle.replaceChildren(...(coming.length ? [h('div', { class: 'battle-box odds-box', role: 'region', 'aria-label': 'battle odds' },
         h('h3', {}, coming.length > 1 ? 'Battles you can start' : 'Battle you can start'),
         h('ul', {}, coming.map((o) => h('li', {}, h('strong', {}, `${key(o.hex)}: `), oddsText(o, seatNames)))),
-        h('p', { class: 'quiet' }, 'Exact odds if you fight to the end; casualties taken infantry first, then artillery, cavalry, frigates.'))] : []));
+        h('p', { class: 'quiet' }, ODDS_POLICY))] : []));
       return;
     }
     const started = advised.find((o) => o.started);
@@ -528,6 +531,7 @@ export async function showGame(app, id, linkToken) {
       hits(b.defender_hits, b.attacker, b.defender),
       hits(b.attacker_hits, b.defender, b.attacker),
       started ? h('p', { class: 'odds' }, 'Odds from here: ', oddsText(started, seatNames)) : null,
+      started ? h('p', { class: 'quiet' }, ODDS_POLICY) : null,
       h('p', { class: 'quiet' }, `Step: ${String(b.step).replaceAll('_', ' ')}`)));
   }
 

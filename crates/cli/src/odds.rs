@@ -48,9 +48,10 @@ pub(crate) struct OddsArgs {
     /// to the end).
     #[arg(long, value_name = "N")]
     retreat_below: Option<u8>,
-    /// How the firer picks the casualty of a 1: owners-order (R-14's order, the default)
-    /// or strongest (frigates, cavalry, artillery, infantry).
-    #[arg(long, value_name = "POLICY", default_value = "owners-order")]
+    /// How the firer picks the casualty of a 1: most-dice (the default: the unit whose
+    /// loss costs the other side most dice, as players choose), owners-order (R-14's
+    /// order, the owner's own) or strongest (frigates, cavalry, artillery, infantry).
+    #[arg(long, value_name = "POLICY", default_value = "most-dice")]
     tactical: String,
     /// A rules option, NAME=VALUE with a JSON value (repeatable), e.g.
     /// `--option luck_averaging=true` or `--option hit_max=4`.
@@ -171,11 +172,12 @@ fn spec(args: &OddsArgs) -> Result<BattleSpec, String> {
             Some(n) => RetreatPolicy::WhenFewerThan(n),
         },
         tactical: match args.tactical.as_str() {
+            "most-dice" => TacticalPolicy::MostDice,
             "owners-order" => TacticalPolicy::OwnersOrder,
             "strongest" => TacticalPolicy::Strongest,
             other => {
                 return Err(format!(
-                    "--tactical is owners-order or strongest, not {other:?}"
+                    "--tactical is most-dice, owners-order or strongest, not {other:?}"
                 ));
             }
         },
@@ -334,6 +336,20 @@ fn battle_table(args: &OddsArgs, spec: &BattleSpec, o: &BattleOdds) -> String {
             format!("the attacker retreats when fewer than {n} of his units are left")
         }
     });
+    notes.push(
+        match spec.policy.tactical {
+            TacticalPolicy::MostDice => {
+                "a 1 takes the unit whose loss costs the other side most dice"
+            }
+            TacticalPolicy::OwnersOrder => {
+                "a 1 takes units in the owner's order (infantry, artillery, cavalry, frigates)"
+            }
+            TacticalPolicy::Strongest => {
+                "a 1 takes the strongest unit (frigates, cavalry, artillery, infantry)"
+            }
+        }
+        .into(),
+    );
     let _ = writeln!(t, "({})", notes.join("; "));
     if let (false, Some(n)) = (o.exact, o.samples) {
         // Two standard errors of a probability near one half.

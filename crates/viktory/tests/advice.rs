@@ -91,7 +91,7 @@ fn costly_battles_are_advised_with_a_labelled_estimate() {
             terrain: Terrain::Plains,
             ..BattleSpec::new(rules.clone())
         };
-        assert_eq!(spec.policy.tactical, TacticalPolicy::OwnersOrder);
+        assert_eq!(spec.policy.tactical, TacticalPolicy::MostDice);
         spec.position().unwrap()
     };
     let advice = artillery(10).advice(Seat(0));

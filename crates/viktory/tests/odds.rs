@@ -199,7 +199,23 @@ fn bombardment_odds() {
     let b = s.bombard_odds(2).unwrap();
     assert!(close(b.losses[0], 0.25) && close(b.losses[1], 0.5) && close(b.losses[2], 0.25));
     assert!(close(b.expected_losses, 1.0));
-    // The policy loses the infantry first: the cavalry is left whenever one hit lands.
+    // By default (MostDice) a 1 takes the cavalry: each type brings one die, both have
+    // one unit left, and the tie goes to the strongest. A 2 or 3 is the owner's: the
+    // infantry. So one shot leaves the cavalry 2/6 and the infantry 1/6.
+    let left = |b: &odds::BombardOdds, u: PerKind| {
+        b.survivors
+            .iter()
+            .find(|x| x.units == u)
+            .map_or(0.0, |x| x.probability)
+    };
+    let one = s.bombard_odds(1).unwrap();
+    assert!(close(left(&one, units(0, 1, 0, 0)), 2.0 / 6.0));
+    assert!(close(left(&one, units(1, 0, 0, 0)), 1.0 / 6.0));
+    // The owner's order loses the infantry first: the cavalry is left whenever one hit
+    // lands.
+    let mut owners = s.clone();
+    owners.policy.tactical = TacticalPolicy::OwnersOrder;
+    let b = owners.bombard_odds(2).unwrap();
     let cavalry_left = b
         .survivors
         .iter()
@@ -239,6 +255,11 @@ fn bad_specs_are_refused() {
 /// The policy's decision when the engine asks a seat during a battle.
 fn decide(s: &Viktory, policy: Policy, retreating: &mut bool) -> Action {
     if let Some(choice) = casualties::pending(s) {
+        // The firer's 1 under MostDice: the type that costs the victim most dice.
+        let firer = choice.chooser != choice.victim;
+        let wanted = (firer && policy.tactical == TacticalPolicy::MostDice)
+            .then(|| odds::most_dice_kind(s, &choice.candidates))
+            .flatten();
         let rank = |id: UnitId| {
             let u = s.unit(id).unwrap();
             let mut kind = match u.kind {
@@ -247,8 +268,11 @@ fn decide(s: &Viktory, policy: Policy, retreating: &mut bool) -> Action {
                 UnitKind::Cavalry => 2,
                 UnitKind::Frigate => 3,
             };
-            if choice.chooser != choice.victim && policy.tactical == TacticalPolicy::Strongest {
+            if firer && policy.tactical == TacticalPolicy::Strongest {
                 kind = 3 - kind;
+            }
+            if wanted.is_some_and(|k| k != u.kind) {
+                kind += 10;
             }
             let cargo = s.units().iter().filter(|c| c.aboard == Some(id)).count();
             (kind, cargo, id)

@@ -91,8 +91,13 @@ pub enum RetreatPolicy {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TacticalPolicy {
-    /// R-14's fixed order, the owner's own: infantry, artillery, cavalry, frigates.
+    /// What players do: the firer takes the unit whose loss costs the other side most
+    /// dice in the next fire round (the last unit of a type that brings dice of its
+    /// own). Ties go to the type with the fewest units left (the next 1 there costs a
+    /// die), then to the strongest type (frigates, cavalry, artillery, infantry).
     #[default]
+    MostDice,
+    /// R-14's fixed order, the owner's own: infantry, artillery, cavalry, frigates.
     OwnersOrder,
     /// The strongest type first: frigates, cavalry, artillery, infantry.
     Strongest,
@@ -364,7 +369,20 @@ pub fn bombard_odds_with(
         counts[u.kind.index()] = counts[u.kind.index()].saturating_add(1);
     }
     let hit_max = state.hit_max_for(attacker);
-    let dist = model::bombard(counts, shots, hit_max, policy.tactical);
+    // A bombardment's 1s are chosen as a battle's would be: against the dice the
+    // target's units would roll defending their hex.
+    let field = battle_dice::field(state, target, attacker, defender, water);
+    let dice = |c: Counts| {
+        battle_dice::defender_dice(
+            &state.rules,
+            &field,
+            model::to_per_kind(c),
+            u8::try_from(model::count(c)).unwrap_or(u8::MAX),
+            0,
+        )
+        .0
+    };
+    let dist = model::bombard(counts, shots, hit_max, policy.tactical, &dice);
     let before = model::count(counts);
     let mut losses = vec![0.0; usize::from(shots) + 1];
     let mut expected = 0.0;
@@ -381,6 +399,72 @@ pub fn bombard_odds_with(
         targets: model::to_per_kind(counts),
         survivors: survivors(dist),
     })
+}
+
+/// The type of unit a firer takes with a 1 under [`TacticalPolicy::MostDice`], among
+/// the types of `candidates` (the victim's units the rules let him pick now, in the
+/// battle or bombardment in progress): the one whose loss costs the victim most dice in
+/// the next fire round, then the one with the fewest units left, then the strongest
+/// (frigates, cavalry, artillery, infantry). The odds assume exactly this choice; bots
+/// and tests can play it. `None` when nothing is being fought or no candidate is known.
+pub fn most_dice_kind(state: &Viktory, candidates: &[UnitId]) -> Option<UnitKind> {
+    let kinds: Vec<UnitKind> = candidates
+        .iter()
+        .filter_map(|&id| state.unit(id))
+        .map(|u| u.kind)
+        .collect();
+    let victim = state.unit(*candidates.first()?)?.owner;
+    // The victim's units still standing (not yet marked as this round's casualties),
+    // and the dice they would roll.
+    let choose = |c: Counts, dice: &dyn Fn(Counts) -> u8| -> Option<UnitKind> {
+        let now = dice(c);
+        let mut strongest = crate::rules::casualties::POLICY_ORDER;
+        strongest.reverse();
+        strongest
+            .iter()
+            .copied()
+            .filter(|k| kinds.contains(k) && c[k.index()] > 0)
+            .map(|k| {
+                let mut after = c;
+                after[k.index()] -= 1;
+                (k, now.saturating_sub(dice(after)), c[k.index()])
+            })
+            .fold(None, |best: Option<(UnitKind, u8, u8)>, x| match best {
+                Some(b) if (b.1, std::cmp::Reverse(b.2)) >= (x.1, std::cmp::Reverse(x.2)) => {
+                    Some(b)
+                }
+                _ => Some(x),
+            })
+            .map(|(k, _, _)| k)
+    };
+    if let Some(b) = &state.bombard {
+        let water = !state.terrain(b.target)?.is_land();
+        let mut c: Counts = [0; 4];
+        for u in
+            fighters(state, b.target, victim).filter(|u| (u.kind == UnitKind::Frigate) == water)
+        {
+            c[u.kind.index()] = c[u.kind.index()].saturating_add(1);
+        }
+        let field = battle_dice::field(state, b.target, b.attacker, b.defender, water);
+        let dice = |c: Counts| {
+            battle_dice::defender_dice(
+                &state.rules,
+                &field,
+                model::to_per_kind(c),
+                u8::try_from(model::count(c)).unwrap_or(u8::MAX),
+                0,
+            )
+            .0
+        };
+        return choose(c, &dice);
+    }
+    let b = state.battle.as_ref()?;
+    let (m, _, _, _) = in_progress(state, b, Policy::default())?;
+    if victim == b.attacker {
+        choose(m.attackers.counts(), &|c| m.attacker_dice(c))
+    } else {
+        choose(m.defenders.counts(), &|c| m.defender_dice(c))
+    }
 }
 
 /// Units of `seat` fighting in `hex` (cargo never fights, 9.45).

@@ -305,6 +305,19 @@ impl Model<'_> {
         }
     }
 
+    /// Rule 12.3 step 2: the defender's dice with the units `c` left (no suppression):
+    /// what a tactical hit on him weighs ([`TacticalPolicy::MostDice`]).
+    pub(crate) fn defender_dice(&self, c: Counts) -> u8 {
+        battle_dice::defender_dice(
+            self.rules,
+            &self.field,
+            per_kind(c),
+            u8::try_from(total(c)).unwrap_or(u8::MAX),
+            0,
+        )
+        .0
+    }
+
     /// Rule 12.3 steps 1–2: the attacker's dice with the units `a` left (the last ones
     /// of each type's roster, with their hex sides), when defending units are left.
     pub(crate) fn attacker_dice(&self, c: Counts) -> u8 {
@@ -399,8 +412,18 @@ impl<'m, 'r> Solver<'m, 'r> {
             .unwrap_or_else(|| hit_dist(n, self.m.defender_hit_max))
     }
 
-    fn lose(&self, units: Counts, hits: Hits, overwatch: bool) -> Counts {
-        lose(units, hits, overwatch, self.m.policy.tactical)
+    /// The attacker's units `a` after `hits` (10.1, R-14).
+    fn lose_att(&self, a: Counts, hits: Hits, overwatch: bool) -> Counts {
+        lose(a, hits, overwatch, self.m.policy.tactical, &|c| {
+            self.m.attacker_dice(c)
+        })
+    }
+
+    /// The defender's units `d` after `hits` (10.1, R-14).
+    fn lose_def(&self, d: Counts, hits: Hits) -> Counts {
+        lose(d, hits, false, self.m.policy.tactical, &|c| {
+            self.m.defender_dice(c)
+        })
     }
 
     /// The hits of `dice` as a distribution.
@@ -465,9 +488,9 @@ impl<'m, 'r> Solver<'m, 'r> {
     ) -> Vec<(Next, f64)> {
         let mut out = Vec::new();
         for &(hd, p) in on_defender {
-            let d2 = self.lose(d, hd, false);
+            let d2 = self.lose_def(d, hd);
             for &(ha, q) in on_attacker {
-                let a2 = self.lose(a, ha, false);
+                let a2 = self.lose_att(a, ha, false);
                 out.push((self.m.after_pre_battle(defenders_before, a2, d2), p * q));
             }
         }
@@ -502,7 +525,7 @@ impl<'m, 'r> Solver<'m, 'r> {
     ) -> Vec<(Next, f64)> {
         let mut out = Vec::new();
         for &(h, p) in on_attacker {
-            let a2 = self.lose(a, h, true);
+            let a2 = self.lose_att(a, h, true);
             if total(a2) == 0 {
                 out.push((Next::End(Outcome::DefenderHolds, a2, d), p));
             } else {
@@ -535,7 +558,7 @@ impl<'m, 'r> Solver<'m, 'r> {
         // the units left and the hit total: gather the outcomes that agree on both.
         let mut on_def: Vec<(Counts, u8, f64)> = Vec::with_capacity(8);
         for &(hd, p) in on_defender {
-            let d2 = self.lose(d, hd, false);
+            let d2 = self.lose_def(d, hd);
             let dice = if on_attacker.is_some() {
                 0
             } else {
@@ -570,7 +593,7 @@ impl<'m, 'r> Solver<'m, 'r> {
                 };
                 let mut losses: Vec<(Counts, f64)> = Vec::with_capacity(8);
                 for &(ha, q) in hits {
-                    let a2 = self.lose(a, ha, false);
+                    let a2 = self.lose_att(a, ha, false);
                     match losses.iter_mut().find(|(x, _)| *x == a2) {
                         Some(e) => e.1 += q,
                         None => losses.push((a2, q)),
@@ -708,7 +731,9 @@ pub(crate) fn exact_cost(m: &Model<'_>, entry: Entry) -> u64 {
     let len = |c: Counts| -> u64 { c.iter().map(|&n| u64::from(n) + 1).product() };
     let (att_len, def_len) = (len(a), len(d));
     let (ua, ud) = (u64::from(total(a)), u64::from(total(d)));
-    let strongest = m.policy.tactical == TacticalPolicy::Strongest;
+    // The firer's choice of type spreads the states a side can reach: from both ends
+    // of the order (Strongest), or any type (MostDice: at most every state, below).
+    let strongest = m.policy.tactical != TacticalPolicy::OwnersOrder;
     let max_att = m.attacker_dice(a);
     let (max_def, _) = battle_dice::defender_dice(
         m.rules,
@@ -720,9 +745,16 @@ pub(crate) fn exact_cost(m: &Model<'_>, entry: Entry) -> u64 {
     let att_out = outcomes(max_att, m.attacker_hit_max);
     let def_out = outcomes(max_def, m.defender_hit_max);
     let dice_counts = (u64::from(max_att) + 1).min(u64::from(max_def) + 1);
-    let (att_states, def_states) = (reach(ua, strongest), reach(ud, strongest));
-    let on_def = reach_sum(ud, att_out, strongest);
-    let on_att = reach_sum(ua, def_out, strongest);
+    let (mut att_states, mut def_states) = (reach(ua, strongest), reach(ud, strongest));
+    let mut on_def = reach_sum(ud, att_out, strongest);
+    let mut on_att = reach_sum(ua, def_out, strongest);
+    if m.policy.tactical == TacticalPolicy::MostDice {
+        // Any type can go: every state of a side, each with at most all of them next.
+        att_states = att_states.max(att_len);
+        def_states = def_states.max(def_len);
+        on_def = on_def.max(def_len.saturating_mul(att_out.min(def_len)));
+        on_att = on_att.max(att_len.saturating_mul(def_out.min(att_len)));
+    }
     let rounds = att_states
         .saturating_mul(on_def)
         .saturating_mul(att_out)
@@ -841,8 +873,18 @@ impl<'m, 'r> Sampler<'m, 'r> {
         }
     }
 
-    fn lose(&self, units: Counts, hits: Hits, overwatch: bool) -> Counts {
-        lose(units, hits, overwatch, self.m.policy.tactical)
+    /// The attacker's units `a` after `hits` (10.1, R-14).
+    fn lose_att(&self, a: Counts, hits: Hits, overwatch: bool) -> Counts {
+        lose(a, hits, overwatch, self.m.policy.tactical, &|c| {
+            self.m.attacker_dice(c)
+        })
+    }
+
+    /// The defender's units `d` after `hits` (10.1, R-14).
+    fn lose_def(&self, d: Counts, hits: Hits) -> Counts {
+        lose(d, hits, false, self.m.policy.tactical, &|c| {
+            self.m.defender_dice(c)
+        })
     }
 
     /// One sample of where the battle goes from `entry` (as [`Solver::start`]).
@@ -851,7 +893,7 @@ impl<'m, 'r> Sampler<'m, 'r> {
             Entry::PreBattle => self.pre_battle_fresh(a, d),
             Entry::Overwatch(on_attacker) => {
                 let h = self.hits(on_attacker);
-                let a2 = self.lose(a, h, true);
+                let a2 = self.lose_att(a, h, true);
                 if total(a2) == 0 {
                     Next::End(Outcome::DefenderHolds, a2, d)
                 } else {
@@ -864,8 +906,8 @@ impl<'m, 'r> Sampler<'m, 'r> {
                 on_attacker,
             } => {
                 let (hd, ha) = (self.hits(on_defender), self.hits(on_attacker));
-                let d2 = self.lose(d, hd, false);
-                let a2 = self.lose(a, ha, false);
+                let d2 = self.lose_def(d, hd);
+                let a2 = self.lose_att(a, ha, false);
                 self.m.after_pre_battle(defenders_before, a2, d2)
             }
             Entry::Exchange {
@@ -904,7 +946,7 @@ impl<'m, 'r> Sampler<'m, 'r> {
         on_attacker: Option<Dice>,
     ) -> Next {
         let hd = self.hits(on_defender);
-        let d2 = self.lose(d, hd, false);
+        let d2 = self.lose_def(d, hd);
         let on_attacker = on_attacker.unwrap_or_else(|| {
             let (dice, _) = battle_dice::defender_dice(
                 self.m.rules,
@@ -916,7 +958,7 @@ impl<'m, 'r> Sampler<'m, 'r> {
             Dice::roll(dice, self.m.defender_hit_max)
         });
         let ha = self.hits(on_attacker);
-        let a2 = self.lose(a, ha, false);
+        let a2 = self.lose_att(a, ha, false);
         self.m.after_round(defenders_before, a2, d2)
     }
 
@@ -984,21 +1026,50 @@ impl<'m, 'r> Sampler<'m, 'r> {
 /// the firer's `tactical` policy, then each other hit by the owner's fixed policy
 /// (infantry, artillery, cavalry, frigates); hits beyond the units there are lost.
 /// Overwatch's tactical hits never take cavalry (Expansion, Artillery Characteristics).
-pub(crate) fn lose(units: Counts, hits: Hits, overwatch: bool, tactical: TacticalPolicy) -> Counts {
+/// `dice(c)` is the number of dice the side would roll with the units `c` left, for
+/// [`TacticalPolicy::MostDice`].
+pub(crate) fn lose(
+    units: Counts,
+    hits: Hits,
+    overwatch: bool,
+    tactical: TacticalPolicy,
+    dice: &dyn Fn(Counts) -> u8,
+) -> Counts {
     let mut c = units;
     let owner = POLICY_ORDER;
     let mut strongest = POLICY_ORDER;
     strongest.reverse();
-    let roller = match tactical {
-        TacticalPolicy::OwnersOrder => owner,
-        TacticalPolicy::Strongest => strongest,
-    };
     for _ in 0..hits.tactical {
-        let pick = roller
-            .iter()
-            .find(|&&k| c[k.index()] > 0 && !(overwatch && k == UnitKind::Cavalry));
+        let allowed = |k: UnitKind| c[k.index()] > 0 && !(overwatch && k == UnitKind::Cavalry);
+        let pick = match tactical {
+            TacticalPolicy::OwnersOrder => owner.iter().copied().find(|&k| allowed(k)),
+            TacticalPolicy::Strongest => strongest.iter().copied().find(|&k| allowed(k)),
+            TacticalPolicy::MostDice => {
+                let now = dice(c);
+                // The most dice lost, then the fewest of its type left, then the
+                // strongest type (`strongest` is in that order, so the first best wins).
+                strongest
+                    .iter()
+                    .copied()
+                    .filter(|&k| allowed(k))
+                    .map(|k| {
+                        let mut after = c;
+                        after[k.index()] -= 1;
+                        (k, now.saturating_sub(dice(after)), c[k.index()])
+                    })
+                    .fold(None, |best: Option<(UnitKind, u8, u8)>, x| match best {
+                        Some(b)
+                            if (b.1, std::cmp::Reverse(b.2)) >= (x.1, std::cmp::Reverse(x.2)) =>
+                        {
+                            Some(b)
+                        }
+                        _ => Some(x),
+                    })
+                    .map(|(k, _, _)| k)
+            }
+        };
         match pick {
-            Some(&k) => c[k.index()] -= 1,
+            Some(k) => c[k.index()] -= 1,
             None => break,
         }
     }
@@ -1019,6 +1090,7 @@ pub(crate) fn bombard(
     shots: u8,
     hit_max: u8,
     tactical: TacticalPolicy,
+    dice: &dyn Fn(Counts) -> u8,
 ) -> Vec<(Counts, f64)> {
     let shot = hit_dist(1, hit_max);
     let mut dist: Vec<(Counts, f64)> = vec![(units, 1.0)];
@@ -1026,7 +1098,7 @@ pub(crate) fn bombard(
         let mut next: Vec<(Counts, f64)> = Vec::new();
         for &(c, p) in &dist {
             for &(h, q) in &shot {
-                let c2 = lose(c, h, false, tactical);
+                let c2 = lose(c, h, false, tactical, dice);
                 match next.iter_mut().find(|(x, _)| *x == c2) {
                     Some(e) => e.1 += p * q,
                     None => next.push((c2, p * q)),
