@@ -830,6 +830,27 @@ impl Viktory {
         let mut players = setup.players.clone();
         players.resize(usize::from(n), Player::default());
         let turn = setup.turn.clone();
+        // 7.1: `can_build` says the active player held his capital when his turn began,
+        // and nobody loses his capital during his own turn: a turn that may build while
+        // the active player holds no capital cannot be reached (docs/protocol.md).
+        let in_play = matches!(
+            turn.stage,
+            Stage::Start | Stage::Build | Stage::Move | Stage::Place | Stage::PlacementBattles
+        );
+        let holds_capital = setup
+            .towns
+            .iter()
+            .any(|t| t.town.capital_of == Some(turn.active) && t.town.owner == turn.active);
+        if in_play && turn.can_build && !holds_capital {
+            p.push(Problem::with_rule(
+                "turn",
+                "7.1",
+                format!(
+                    "the turn lets {} build, but he does not hold his capital",
+                    turn.active
+                ),
+            ));
+        }
         if !seat_ok(turn.active) || !seat_ok(turn.first) {
             p.push(Problem::new(
                 "seat",

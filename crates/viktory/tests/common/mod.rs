@@ -194,6 +194,14 @@ impl Pos {
         started.sort();
         started.dedup();
         self.setup.turn.started_here = started;
+        // A turn may build only if the active player holds his capital (7.1): positions
+        // without one leave `can_build` off, as the game would.
+        let holds = self
+            .setup
+            .towns
+            .iter()
+            .any(|t| t.town.capital_of == Some(active) && t.town.owner == active);
+        self.setup.turn.can_build &= holds;
         Viktory::from_setup(&self.setup).unwrap_or_else(|e| panic!("test position invalid: {e}"))
     }
 }
