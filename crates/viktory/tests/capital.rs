@@ -474,3 +474,22 @@ fn rule_r18_losing_the_last_town_eliminates() {
     assert_eq!(s.turn().active, Seat(2));
     assert_eq!(s.turn().number, 1);
 }
+
+/// 7.1, loading a position: `can_build` means the active player held his capital when
+/// his turn began, and nobody loses his capital in his own turn, so a turn that may
+/// build while he holds none is refused; without the flag the same position loads.
+#[test]
+fn rule_7_1_a_turn_that_builds_without_the_capital_does_not_load() {
+    let mut pos = Pos::new(2, Stage::Move)
+        .captured_capital(h(0, 0), 1, false, 0)
+        .town(h(-3, 1), 0, false, false)
+        .town(h(3, -2), 1, false, true);
+    pos.setup.turn.can_build = true;
+    let problems = Viktory::from_setup(&pos.setup).expect_err("refused").0;
+    assert!(
+        problems.iter().any(|p| p.code == "turn" && p.rule.as_deref() == Some("7.1")),
+        "{problems:?}"
+    );
+    pos.setup.turn.can_build = false;
+    assert!(Viktory::from_setup(&pos.setup).is_ok());
+}
