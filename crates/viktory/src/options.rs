@@ -237,6 +237,9 @@ pub struct Rules {
     /// Online rules, Building: a player builds if he controls his capital when he builds
     /// (after the move/battle phase); classic 7.1 asks for it at the start of his turn.
     pub build_needs_capital_now: bool,
+    /// Online rules, Movement: a hex that was difficult terrain when the turn began stays
+    /// difficult for the turn, so a town taken this turn does not ease it (9.12 A).
+    pub slow_terrain_fixed_for_the_turn: bool,
     /// Online rules: frigates placed through the capital go to the nearest water, like a
     /// forest city's, not only next to it.
     pub capital_frigates_nearest_water: bool,
@@ -461,6 +464,10 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Online: building needs the capital held when building, not at the start of the turn (7.1).",
     ),
     (
+        "slow_terrain_fixed_for_the_turn",
+        "Online: a hex difficult when the turn began stays difficult for the turn, even a town taken meanwhile (9.12).",
+    ),
+    (
         "capital_frigates_nearest_water",
         "Online: frigates placed through the capital go to the nearest water.",
     ),
@@ -620,6 +627,7 @@ pub(crate) fn option_source(name: &str) -> OptionSource {
         "hexside_bonus_naval"
         | "combat_supply_needs_capital"
         | "build_needs_capital_now"
+        | "slow_terrain_fixed_for_the_turn"
         | "capital_frigates_nearest_water"
         | "colorblind"
         | "opening_second_town"
@@ -761,6 +769,7 @@ impl Rules {
             hexside_bonus_naval: false,
             combat_supply_needs_capital: false,
             build_needs_capital_now: false,
+            slow_terrain_fixed_for_the_turn: false,
             capital_frigates_nearest_water: false,
             colorblind: false,
             opening_second_town: false,
@@ -862,6 +871,7 @@ impl Rules {
             hexside_bonus_naval: true,
             combat_supply_needs_capital: true,
             build_needs_capital_now: true,
+            slow_terrain_fixed_for_the_turn: true,
             capital_frigates_nearest_water: true,
             opening_second_town: true,
             auto_casualties: true,

@@ -64,7 +64,6 @@ fn classic_a_forest_town_taken_this_turn_no_longer_slows() {
 /// units moved in that turn." The forest town Ann takes in her move phase was
 /// difficult when her turn began, so infantry 2 must stop in it.
 #[test]
-#[ignore = "defect: online difficult terrain is fixed at the start of the turn; the engine lets a town taken this turn ease slow terrain (classic 9.12 A), issue 26"]
 fn online_a_forest_town_taken_this_turn_stays_difficult() {
     assert!(!walks_on_through_a_forest_town_taken_this_turn(
         Rules::online(2)

@@ -242,9 +242,15 @@ pub fn apply_bypass(s: &mut Viktory, id: UnitId, to: Hex, ev: &mut Vec<Event>) {
 }
 
 /// Whether `seat` may pass freely through slow terrain at `hex` (9.12, R-10): its own
-/// town or city stands there, or one of its land units began the turn there.
+/// town or city stands there, or one of its land units began the turn there. Under the
+/// online rules' Movement ("difficult terrain at the start of a turn will remain
+/// difficult for the remainder of the turn") a town taken this turn does not count: a
+/// town the active player owns in a hex fought over this turn is one he took.
 fn slow_exception(s: &Viktory, seat: Seat, hex: Hex) -> bool {
-    s.town(hex).is_some_and(|t| t.owner == seat)
+    let taken_this_turn =
+        s.rules.slow_terrain_fixed_for_the_turn && s.turn.battle_hexes.contains(&hex);
+    s.town(hex)
+        .is_some_and(|t| t.owner == seat && !taken_this_turn)
         || s.turn.started_here.binary_search(&hex).is_ok()
         || subjugation::eases_slow_terrain(s, hex, seat)
 }
