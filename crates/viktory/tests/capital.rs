@@ -487,7 +487,9 @@ fn rule_7_1_a_turn_that_builds_without_the_capital_does_not_load() {
     pos.setup.turn.can_build = true;
     let problems = Viktory::from_setup(&pos.setup).expect_err("refused").0;
     assert!(
-        problems.iter().any(|p| p.code == "turn" && p.rule.as_deref() == Some("7.1")),
+        problems
+            .iter()
+            .any(|p| p.code == "turn" && p.rule.as_deref() == Some("7.1")),
         "{problems:?}"
     );
     pos.setup.turn.can_build = false;
