@@ -363,25 +363,10 @@ pub fn bombard_odds_with(
 ) -> Option<BombardOdds> {
     let attacker = state.turn.active;
     let defender = bombard::target_owner(state, target, attacker)?;
-    let water = !state.terrain(target)?.is_land();
-    let mut counts: Counts = [0; 4];
-    for u in fighters(state, target, defender).filter(|u| (u.kind == UnitKind::Frigate) == water) {
-        counts[u.kind.index()] = counts[u.kind.index()].saturating_add(1);
-    }
+    let (counts, dice) = bombard_target(state, target, attacker, defender)?;
     let hit_max = state.hit_max_for(attacker);
     // A bombardment's 1s are chosen as a battle's would be: against the dice the
     // target's units would roll defending their hex.
-    let field = battle_dice::field(state, target, attacker, defender, water);
-    let dice = |c: Counts| {
-        battle_dice::defender_dice(
-            &state.rules,
-            &field,
-            model::to_per_kind(c),
-            u8::try_from(model::count(c)).unwrap_or(u8::MAX),
-            0,
-        )
-        .0
-    };
     let dist = model::bombard(counts, shots, hit_max, policy.tactical, &dice);
     let before = model::count(counts);
     let mut losses = vec![0.0; usize::from(shots) + 1];
@@ -414,57 +399,46 @@ pub fn most_dice_kind(state: &Viktory, candidates: &[UnitId]) -> Option<UnitKind
         .map(|u| u.kind)
         .collect();
     let victim = state.unit(*candidates.first()?)?.owner;
-    // The victim's units still standing (not yet marked as this round's casualties),
-    // and the dice they would roll.
-    let choose = |c: Counts, dice: &dyn Fn(Counts) -> u8| -> Option<UnitKind> {
-        let now = dice(c);
-        let mut strongest = crate::rules::casualties::POLICY_ORDER;
-        strongest.reverse();
-        strongest
-            .iter()
-            .copied()
-            .filter(|k| kinds.contains(k) && c[k.index()] > 0)
-            .map(|k| {
-                let mut after = c;
-                after[k.index()] -= 1;
-                (k, now.saturating_sub(dice(after)), c[k.index()])
-            })
-            .fold(None, |best: Option<(UnitKind, u8, u8)>, x| match best {
-                Some(b) if (b.1, std::cmp::Reverse(b.2)) >= (x.1, std::cmp::Reverse(x.2)) => {
-                    Some(b)
-                }
-                _ => Some(x),
-            })
-            .map(|(k, _, _)| k)
-    };
+    let allowed = |k: UnitKind| kinds.contains(&k);
     if let Some(b) = &state.bombard {
-        let water = !state.terrain(b.target)?.is_land();
-        let mut c: Counts = [0; 4];
-        for u in
-            fighters(state, b.target, victim).filter(|u| (u.kind == UnitKind::Frigate) == water)
-        {
-            c[u.kind.index()] = c[u.kind.index()].saturating_add(1);
-        }
-        let field = battle_dice::field(state, b.target, b.attacker, b.defender, water);
-        let dice = |c: Counts| {
-            battle_dice::defender_dice(
-                &state.rules,
-                &field,
-                model::to_per_kind(c),
-                u8::try_from(model::count(c)).unwrap_or(u8::MAX),
-                0,
-            )
-            .0
-        };
-        return choose(c, &dice);
+        let (counts, dice) = bombard_target(state, b.target, b.attacker, b.defender)?;
+        return model::most_dice_pick(counts, allowed, &dice);
     }
+    // In a battle: the victim's units not yet marked as this round's casualties.
     let b = state.battle.as_ref()?;
     let (m, _, _, _) = in_progress(state, b, Policy::default())?;
     if victim == b.attacker {
-        choose(m.attackers.counts(), &|c| m.attacker_dice(c))
+        model::most_dice_pick(m.attackers.counts(), allowed, &|c| m.attacker_dice(c))
     } else {
-        choose(m.defenders.counts(), &|c| m.defender_dice(c))
+        model::most_dice_pick(m.defenders.counts(), allowed, &|c| m.defender_dice(c))
     }
+}
+
+/// The units of `defender` a bombardment of `target` can hit, by type, and the dice
+/// those units would roll defending their hex (what a firer's 1 weighs, 10.1).
+fn bombard_target(
+    state: &Viktory,
+    target: Hex,
+    attacker: Seat,
+    defender: Seat,
+) -> Option<(Counts, impl Fn(Counts) -> u8 + '_)> {
+    let water = !state.terrain(target)?.is_land();
+    let mut counts: Counts = [0; 4];
+    for u in fighters(state, target, defender).filter(|u| (u.kind == UnitKind::Frigate) == water) {
+        counts[u.kind.index()] = counts[u.kind.index()].saturating_add(1);
+    }
+    let field = battle_dice::field(state, target, attacker, defender, water);
+    let dice = move |c: Counts| {
+        battle_dice::defender_dice(
+            &state.rules,
+            &field,
+            model::to_per_kind(c),
+            u8::try_from(model::count(c)).unwrap_or(u8::MAX),
+            0,
+        )
+        .0
+    };
+    Some((counts, dice))
 }
 
 /// Units of `seat` fighting in `hex` (cargo never fights, 9.45).

@@ -318,6 +318,13 @@ impl Model<'_> {
         .0
     }
 
+    /// The defender's units `d` after `hits` (10.1, R-14).
+    pub(crate) fn lose_def(&self, d: Counts, hits: Hits) -> Counts {
+        lose(d, hits, false, self.policy.tactical, &|c| {
+            self.defender_dice(c)
+        })
+    }
+
     /// Rule 12.3 steps 1–2: the attacker's dice with the units `a` left (the last ones
     /// of each type's roster, with their hex sides), when defending units are left.
     pub(crate) fn attacker_dice(&self, c: Counts) -> u8 {
@@ -412,18 +419,17 @@ impl<'m, 'r> Solver<'m, 'r> {
             .unwrap_or_else(|| hit_dist(n, self.m.defender_hit_max))
     }
 
-    /// The attacker's units `a` after `hits` (10.1, R-14).
+    /// The attacker's units `a` after `hits` (10.1, R-14), his dice read from the
+    /// table of every state.
     fn lose_att(&self, a: Counts, hits: Hits, overwatch: bool) -> Counts {
         lose(a, hits, overwatch, self.m.policy.tactical, &|c| {
-            self.m.attacker_dice(c)
+            self.att_dice[self.att.index(c)]
         })
     }
 
     /// The defender's units `d` after `hits` (10.1, R-14).
     fn lose_def(&self, d: Counts, hits: Hits) -> Counts {
-        lose(d, hits, false, self.m.policy.tactical, &|c| {
-            self.m.defender_dice(c)
-        })
+        self.m.lose_def(d, hits)
     }
 
     /// The hits of `dice` as a distribution.
@@ -882,9 +888,7 @@ impl<'m, 'r> Sampler<'m, 'r> {
 
     /// The defender's units `d` after `hits` (10.1, R-14).
     fn lose_def(&self, d: Counts, hits: Hits) -> Counts {
-        lose(d, hits, false, self.m.policy.tactical, &|c| {
-            self.m.defender_dice(c)
-        })
+        self.m.lose_def(d, hits)
     }
 
     /// One sample of where the battle goes from `entry` (as [`Solver::start`]).
@@ -1044,29 +1048,7 @@ pub(crate) fn lose(
         let pick = match tactical {
             TacticalPolicy::OwnersOrder => owner.iter().copied().find(|&k| allowed(k)),
             TacticalPolicy::Strongest => strongest.iter().copied().find(|&k| allowed(k)),
-            TacticalPolicy::MostDice => {
-                let now = dice(c);
-                // The most dice lost, then the fewest of its type left, then the
-                // strongest type (`strongest` is in that order, so the first best wins).
-                strongest
-                    .iter()
-                    .copied()
-                    .filter(|&k| allowed(k))
-                    .map(|k| {
-                        let mut after = c;
-                        after[k.index()] -= 1;
-                        (k, now.saturating_sub(dice(after)), c[k.index()])
-                    })
-                    .fold(None, |best: Option<(UnitKind, u8, u8)>, x| match best {
-                        Some(b)
-                            if (b.1, std::cmp::Reverse(b.2)) >= (x.1, std::cmp::Reverse(x.2)) =>
-                        {
-                            Some(b)
-                        }
-                        _ => Some(x),
-                    })
-                    .map(|(k, _, _)| k)
-            }
+            TacticalPolicy::MostDice => most_dice_pick(c, allowed, dice),
         };
         match pick {
             Some(k) => c[k.index()] -= 1,
@@ -1080,6 +1062,36 @@ pub(crate) fn lose(
         }
     }
     c
+}
+
+/// [`TacticalPolicy::MostDice`]: the type among those `allowed` (with units in `c`)
+/// whose loss costs the side most dice (`dice(c)`: its dice with `c` left), then the one
+/// with the fewest units left, then the strongest (frigates, cavalry, artillery,
+/// infantry).
+pub(crate) fn most_dice_pick(
+    c: Counts,
+    allowed: impl Fn(UnitKind) -> bool,
+    dice: &dyn Fn(Counts) -> u8,
+) -> Option<UnitKind> {
+    let now = dice(c);
+    let mut strongest = POLICY_ORDER;
+    strongest.reverse();
+    // The first best wins, so ties fall to the strongest.
+    let mut best: Option<(UnitKind, u8, u8)> = None;
+    for k in strongest
+        .into_iter()
+        .filter(|&k| c[k.index()] > 0 && allowed(k))
+    {
+        let mut after = c;
+        after[k.index()] -= 1;
+        let lost = now.saturating_sub(dice(after));
+        if best.is_none_or(|(_, l, n)| {
+            (lost, std::cmp::Reverse(c[k.index()])) > (l, std::cmp::Reverse(n))
+        }) {
+            best = Some((k, lost, c[k.index()]));
+        }
+    }
+    best.map(|(k, _, _)| k)
 }
 
 /// A bombardment's shots one after another (11.0, 10.1, R-13, R-14): each hits at
