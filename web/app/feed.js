@@ -81,21 +81,27 @@ export class Feed {
   /** Applies a batch `{from, version, steps}`: the new steps go to `onSteps`. */
   apply(batch) {
     if (this.closed) return;
+    this.take(batch);
+    // A batch that starts beyond the log is a gap: `fill` fetches the steps between.
+    this.fill();
+    this.sync();
+  }
+
+  /**
+   * Adds what `batch` has beyond the log (step i of a batch is the audience's step
+   * number `from + i + 1`); a batch that starts beyond the log adds nothing. Returns
+   * whether the log grew.
+   */
+  take(batch) {
     const version = Number(batch.version);
     const steps = batch.steps || [];
     const from = batch.from !== undefined ? Number(batch.from) : version - steps.length;
     this.heard = Math.max(this.heard, version);
-    if (from <= this.logVersion) {
-      // Step i of the batch is the audience's step number from + i + 1.
-      const fresh = steps.slice(this.logVersion - from);
-      if (version > this.logVersion && fresh.length) {
-        this.logVersion = version;
-        this.onSteps(fresh);
-      }
-    }
-    // A batch that starts beyond the log is a gap: `fill` fetches the steps between.
-    this.fill();
-    this.sync();
+    if (from > this.logVersion || version <= this.logVersion) return false;
+    const fresh = steps.slice(this.logVersion - from);
+    this.logVersion = version;
+    if (fresh.length) this.onSteps(fresh);
+    return true;
   }
 
   /** Fetches the steps the log lacks, one request at a time, until it has them all. */
@@ -107,17 +113,7 @@ export class Feed {
       while (!this.closed && this.logVersion < Math.max(this.heard, this.state ? this.state.version : 0)) {
         const before = this.logVersion;
         try {
-          const batch = await this.fetchSteps(this.logVersion);
-          const version = Number(batch.version);
-          const steps = batch.steps || [];
-          const from = batch.from !== undefined ? Number(batch.from) : version - steps.length;
-          this.heard = Math.max(this.heard, version);
-          if (from <= this.logVersion && version > this.logVersion) {
-            const fresh = steps.slice(this.logVersion - from);
-            this.logVersion = version;
-            if (fresh.length) this.onSteps(fresh);
-            this.onChange();
-          }
+          if (this.take(await this.fetchSteps(this.logVersion))) this.onChange();
           // The server had nothing newer yet: wait a little before asking again.
           if (this.logVersion === before) {
             await sleep(wait);
