@@ -222,7 +222,7 @@ export async function battle(browser, base) {
     check(!foughtHere || sawOdds, `the battle panel shows the odds from the current step; panels without: ${noOdds.join(' | ')}`);
     if (foughtHere) {
       // The battle stays listed, with its dice, once it is over or while it goes on.
-      await page.waitForSelector('.battles-box', { timeout: 5000 }).catch(() => {});
+      await page.waitForSelector('.battle-list > li', { timeout: 15000 }).catch(() => {});
       const listed = await page.locator('.battle-list > li').allTextContents();
       check(listed.some((t) => /2,0: Ann attacked Bot 2/.test(t)), `the battle is listed: ${listed.join(' | ')}`);
       check(await page.locator('.battle-list .die').count() > 0, 'the listed battle shows its dice');
