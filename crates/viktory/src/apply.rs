@@ -70,7 +70,9 @@ pub fn apply(s: &mut Viktory, action: Action) -> Vec<Event> {
             Stage::Opening => opening::skip_second_town(s),
             Stage::Build => sequence::building_done(s, &mut ev),
             Stage::Move => sequence::moving_done(s, &mut ev),
-            Stage::Place => sequence::enter(s, Stage::PlacementBattles, &mut ev),
+            Stage::Place | Stage::BuildAndPlace => {
+                sequence::enter(s, Stage::PlacementBattles, &mut ev);
+            }
             Stage::SetupBuild => quick_setup::pass(s, &mut ev),
             Stage::SetupPlace => quick_setup::placed(s, &mut ev),
             _ => {}

@@ -169,7 +169,7 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
         {
             Ok(())
         }
-        (Stage::Build | Stage::SetupBuild, &Action::BuildTown { hex }) => {
+        (Stage::Build | Stage::BuildAndPlace | Stage::SetupBuild, &Action::BuildTown { hex }) => {
             building::check_town(s, hex)
         }
         (Stage::SetupPlace, &Action::Place { kind, town, to }) => {
@@ -183,19 +183,27 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
             }
             Ok(())
         }
-        (Stage::Build | Stage::SetupBuild, &Action::BuildCity { hex }) => {
+        (Stage::Build | Stage::BuildAndPlace | Stage::SetupBuild, &Action::BuildCity { hex }) => {
             building::check_city(s, hex)
         }
-        (Stage::Build | Stage::SetupBuild, &Action::BuildMetropolis { hex, extra }) => {
-            crate::rules::metropolis::check_build(s, hex, extra)
-        }
+        (
+            Stage::Build | Stage::BuildAndPlace | Stage::SetupBuild,
+            &Action::BuildMetropolis { hex, extra },
+        ) => crate::rules::metropolis::check_build(s, hex, extra),
         (_, &Action::SwitchMetropolis { hex, extra }) => {
             crate::rules::metropolis::check_switch(s, hex, extra)
         }
-        (Stage::Build, &Action::Relocate { from, to }) => building::check_relocate(s, from, to),
-        (Stage::Build | Stage::Place | Stage::SetupBuild | Stage::SetupPlace, Action::EndPhase) => {
-            Ok(())
+        (Stage::Build | Stage::BuildAndPlace, &Action::Relocate { from, to }) => {
+            building::check_relocate(s, from, to)
         }
+        (
+            Stage::Build
+            | Stage::Place
+            | Stage::BuildAndPlace
+            | Stage::SetupBuild
+            | Stage::SetupPlace,
+            Action::EndPhase,
+        ) => Ok(()),
         (Stage::Move, &Action::Move { unit, to }) => movement::check_move(s, unit, to),
         (Stage::Move, &Action::Pillage { unit, hex }) => crate::rules::pillage::check(s, unit, hex),
         (Stage::Move, &Action::Repair { unit, hex }) => {
@@ -220,10 +228,12 @@ fn check_decision(s: &Viktory, action: &Action) -> Result<(), RuleError> {
             }
             Ok(())
         }
-        (Stage::Place, &Action::Place { kind, town, to }) => {
+        (Stage::Place | Stage::BuildAndPlace, &Action::Place { kind, town, to }) => {
             reserve::check_place(s, kind, town, to)
         }
-        (Stage::Place, &Action::Redeploy { unit }) => reserve::check_redeploy(s, unit),
+        (Stage::Place | Stage::BuildAndPlace, &Action::Redeploy { unit }) => {
+            reserve::check_redeploy(s, unit)
+        }
         (_, Action::Casualty { .. }) => {
             refuse("no_casualty", "10.1", "no casualty is to be chosen now")
         }

@@ -265,6 +265,9 @@ pub enum Event {
         kind: UnitKind,
         /// The unit, or `None` if it came from the reserve.
         unit: Option<UnitId>,
+        /// Where the unit stood (Dark: seats that see the hex see it go).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        hex: Option<Hex>,
     },
     /// A unit went back into its owner's reserve (Expansion, Redeployment).
     Redeployed {

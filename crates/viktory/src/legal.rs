@@ -421,9 +421,12 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             }
             v
         }
-        Stage::Place => {
+        Stage::Place | Stage::BuildAndPlace => {
             let mut v = metropolis_switches(s);
             v.push(Action::EndPhase);
+            if s.turn.stage == Stage::BuildAndPlace {
+                v.extend(build_candidates(s));
+            }
             v.extend(
                 reserve::placements(s)
                     .into_iter()

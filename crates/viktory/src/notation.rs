@@ -124,6 +124,7 @@ fn stage(s: Stage) -> &'static str {
         Stage::Build => "building",
         Stage::Move => "movement and combat",
         Stage::Place => "reserve placement",
+        Stage::BuildAndPlace => "building and reserve placement",
         Stage::PlacementBattles => "placement battles",
         Stage::SetupBuild => "setup building",
         Stage::SetupPlace => "setup placement",
@@ -228,11 +229,13 @@ pub fn describe_event(e: &Event) -> String {
             seat,
             kind,
             unit: Some(u),
+            ..
         } => format!("{seat} gives up {kind} {u}"),
         Event::Disbanded {
             seat,
             kind,
             unit: None,
+            ..
         } => format!("{seat} gives up a reserve {kind}"),
         Event::Redeployed { unit, kind, .. } => format!("{kind} {unit} returns to the reserve"),
         Event::DoomsdayStarted => "the doomsday clock starts".into(),

@@ -240,6 +240,10 @@ pub struct Rules {
     /// Online rules, Movement: a hex that was difficult terrain when the turn began stays
     /// difficult for the turn, so a town taken this turn does not ease it (9.12 A).
     pub slow_terrain_fixed_for_the_turn: bool,
+    /// Online rules, Building and Placing reserves: both happen "after the move/battle
+    /// phase" in one window, in any order, until the first reserve naval battle starts
+    /// (needs `build_after_moving`); the Expansion builds first, then places.
+    pub build_and_place_together: bool,
     /// Online rules: frigates placed through the capital go to the nearest water, like a
     /// forest city's, not only next to it.
     pub capital_frigates_nearest_water: bool,
@@ -468,6 +472,10 @@ const OPTION_TEXTS: &[(&str, &str)] = &[
         "Online: a hex difficult when the turn began stays difficult for the turn, even a town taken meanwhile (9.12).",
     ),
     (
+        "build_and_place_together",
+        "Online: after moving, build and place reserves in one phase, in any order.",
+    ),
+    (
         "capital_frigates_nearest_water",
         "Online: frigates placed through the capital go to the nearest water.",
     ),
@@ -628,6 +636,7 @@ pub(crate) fn option_source(name: &str) -> OptionSource {
         | "combat_supply_needs_capital"
         | "build_needs_capital_now"
         | "slow_terrain_fixed_for_the_turn"
+        | "build_and_place_together"
         | "capital_frigates_nearest_water"
         | "colorblind"
         | "opening_second_town"
@@ -770,6 +779,7 @@ impl Rules {
             combat_supply_needs_capital: false,
             build_needs_capital_now: false,
             slow_terrain_fixed_for_the_turn: false,
+            build_and_place_together: false,
             capital_frigates_nearest_water: false,
             colorblind: false,
             opening_second_town: false,
@@ -872,6 +882,7 @@ impl Rules {
             combat_supply_needs_capital: true,
             build_needs_capital_now: true,
             slow_terrain_fixed_for_the_turn: true,
+            build_and_place_together: true,
             capital_frigates_nearest_water: true,
             opening_second_town: true,
             auto_casualties: true,
@@ -1086,6 +1097,13 @@ impl Rules {
                 "victory",
                 "5.2",
                 "the subjugation_conquest victory needs the subjugation option",
+            ));
+        }
+        if self.build_and_place_together && !self.build_after_moving {
+            p.push(Problem::with_rule(
+                "build_and_place_together",
+                "online",
+                "build_and_place_together needs build_after_moving (building after the move/battle phase)",
             ));
         }
         if self.metropolis_capital && !self.metropolis {

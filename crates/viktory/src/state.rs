@@ -109,6 +109,9 @@ pub enum Stage {
     Move,
     /// Reserve placement phase (13.0).
     Place,
+    /// Online rules, Building and Placing reserves: after the move/battle phase, building
+    /// (7.0) and reserve placement (13.0) in one phase, in any order.
+    BuildAndPlace,
     /// Frigate placement naval battles (13.5), then the turn ends.
     PlacementBattles,
     /// Expansion, Optional Quicker Game Setup: a player's build in the setup rounds.
@@ -835,7 +838,12 @@ impl Viktory {
         // the active player holds no capital cannot be reached (docs/protocol.md).
         let in_play = matches!(
             turn.stage,
-            Stage::Start | Stage::Build | Stage::Move | Stage::Place | Stage::PlacementBattles
+            Stage::Start
+                | Stage::Build
+                | Stage::Move
+                | Stage::Place
+                | Stage::BuildAndPlace
+                | Stage::PlacementBattles
         );
         let holds_capital = setup
             .towns
@@ -849,6 +857,23 @@ impl Viktory {
                     "the turn lets {} build, but he does not hold his capital",
                     turn.active
                 ),
+            ));
+        }
+        // The phases after moving are the ruleset's: the online rules' one phase for
+        // building and placement, or the separate Building and Reserve Placement phases.
+        let together = rules.build_and_place_together;
+        if together && matches!(turn.stage, Stage::Build | Stage::Place) {
+            p.push(Problem::with_rule(
+                "turn",
+                "online",
+                "these rules build and place reserves in one phase: the stage is build_and_place",
+            ));
+        }
+        if !together && turn.stage == Stage::BuildAndPlace {
+            p.push(Problem::with_rule(
+                "turn",
+                "online",
+                "the build_and_place stage needs the build_and_place_together rule",
             ));
         }
         if !seat_ok(turn.active) || !seat_ok(turn.first) {

@@ -5,6 +5,7 @@ mod common;
 
 use common::*;
 use engine::{Game, Seat, ToMove};
+use hexmap::Hex;
 use viktory::board::Terrain;
 use viktory::event::DiePurpose;
 use viktory::state::{Stage, Town};
@@ -28,11 +29,13 @@ fn disband(kind: UnitKind, unit: Option<u16>) -> Action {
     }
 }
 
-fn disbanded(seat: u8, kind: UnitKind, unit: Option<u16>) -> Event {
+/// A unit given up: from the reserve (`None`), or unit `id` standing at `hex`.
+fn disbanded(seat: u8, kind: UnitKind, unit: Option<(u16, Hex)>) -> Event {
     Event::Disbanded {
         seat: Seat(seat),
         kind,
-        unit: unit.map(UnitId),
+        unit: unit.map(|(id, _)| UnitId(id)),
+        hex: unit.map(|(_, hex)| hex),
     }
 }
 
@@ -342,7 +345,7 @@ fn rule_10_2_the_loser_chooses_from_reserve_or_map() {
     assert_eq!(refused(&s, disband(CAV, None)), ("not_owed", "10.2"));
     assert_eq!(
         act(&mut s, disband(INF, Some(2))),
-        vec![disbanded(1, INF, Some(2))]
+        vec![disbanded(1, INF, Some((2, h(3, -2))))]
     );
     assert!(s.unit(UnitId(2)).is_none());
     assert_eq!(s.player(Seat(1)).reserve.infantry, 1);
@@ -411,7 +414,10 @@ fn rule_10_3_a_captured_city_moves_both_its_units() {
     // The infantry is a choice; the cavalry then has one way only.
     assert_eq!(
         act(&mut s, disband(INF, None)),
-        vec![disbanded(1, INF, None), disbanded(1, CAV, Some(3))]
+        vec![
+            disbanded(1, INF, None),
+            disbanded(1, CAV, Some((3, h(2, -3))))
+        ]
     );
     assert!(s.capture().is_none());
     assert_eq!(

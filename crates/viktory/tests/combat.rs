@@ -331,12 +331,14 @@ fn rule_12_3_battle_example() {
             Event::Disbanded {
                 seat: Seat(1),
                 kind: UnitKind::Infantry,
-                unit: None
+                unit: None,
+                hex: None
             },
             Event::Disbanded {
                 seat: Seat(1),
                 kind: UnitKind::Artillery,
-                unit: None
+                unit: None,
+                hex: None
             },
         ]
     );
@@ -412,7 +414,8 @@ fn rule_12_3_undefended_mountain_town_example() {
             Event::Disbanded {
                 seat: Seat(1),
                 kind: UnitKind::Infantry,
-                unit: None
+                unit: None,
+                hex: None
             },
         ]
     );

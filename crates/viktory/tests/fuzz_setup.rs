@@ -75,7 +75,7 @@ fn midgame(game: usize, seed: u64, players: u8) -> Setup {
     s.to_setup()
 }
 
-const STAGES: [Stage; 9] = [
+const STAGES: [Stage; 10] = [
     Stage::FirstPlayer,
     Stage::Opening,
     Stage::Start,
@@ -85,6 +85,7 @@ const STAGES: [Stage; 9] = [
     Stage::PlacementBattles,
     Stage::SetupBuild,
     Stage::SetupPlace,
+    Stage::BuildAndPlace,
 ];
 const STEPS: [BattleStep; 10] = [
     BattleStep::PreBattleFire,

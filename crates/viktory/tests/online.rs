@@ -246,7 +246,7 @@ fn online_a_capital_retaken_in_the_move_phase_allows_building() {
     };
     assert_eq!(
         builds_after_retaking(viktory::Rules::online(2)),
-        (Stage::Build, true)
+        (Stage::BuildAndPlace, true)
     );
     // The Expansion's Building Phase passes by itself: 7.1 as in classic.
     let (stage, builds) = builds_after_retaking(viktory::Rules::expansion(2));

@@ -91,12 +91,52 @@ fn online_a_hex_left_this_turn_is_not_difficult() {
 /// and "No builds are allowed and no units may be placed from the reserves after the
 /// first reserve naval battle has started": building and placing share one window, in
 /// any order (so a reserve frigate placed in the nearest water, revealing hexes (H-2),
-/// could open a building site). The engine plays the Expansion's separate Building and
-/// Reserve Placement phases, in that order.
+/// could open a building site). The online preset plays them as one phase,
+/// `Stage::BuildAndPlace`. Ann places an infantry, builds a town, places the new town's
+/// infantry in it, builds a second town with her second build action, and places its
+/// infantry: the phase goes on after the build actions are spent.
 #[test]
-#[ignore = "defect: online building and reserve placement share one window after moving; the engine keeps the Expansion's Building then Placement phases, issue 26"]
 fn online_building_and_placement_in_any_order() {
-    let mut s = Pos::with_rules(preset(Rules::online(2)), Stage::Build)
+    let mut s = Pos::with_rules(preset(Rules::online(2)), Stage::Move)
+        .town(h(-3, 1), 0, false, true)
+        .town(h(3, -3), 1, false, true)
+        .reserve(0, UnitKind::Infantry, 1)
+        .build();
+    act(&mut s, Action::EndPhase);
+    assert_eq!(s.turn().stage, Stage::BuildAndPlace);
+    let place = |town: hexmap::Hex| Action::Place {
+        kind: UnitKind::Infantry,
+        town,
+        to: town,
+    };
+    act(&mut s, place(h(-3, 1)));
+    act(&mut s, Action::BuildTown { hex: h(-1, 0) });
+    assert_eq!(s.turn().stage, Stage::BuildAndPlace);
+    act(&mut s, place(h(-1, 0)));
+    act(&mut s, Action::BuildTown { hex: h(-1, 2) });
+    assert_eq!(s.turn().build_actions_used, 2);
+    assert_eq!(
+        s.turn().stage,
+        Stage::BuildAndPlace,
+        "the placements go on once the build actions are spent"
+    );
+    assert!(
+        !s.legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::BuildTown { .. } | Action::BuildCity { .. })),
+        "{:?}",
+        s.legal_actions()
+    );
+    act(&mut s, place(h(-1, 2)));
+    act(&mut s, Action::EndPhase);
+    assert_eq!(s.turn().active, Seat(1), "Bob's turn");
+}
+
+/// The Expansion keeps its order: in the Building Phase nothing is placed, and once
+/// placement begins nothing is built.
+#[test]
+fn expansion_builds_then_places() {
+    let mut s = Pos::with_rules(preset(Rules::expansion(2)), Stage::Move)
         .town(h(-3, 1), 0, false, true)
         .town(h(3, -3), 1, false, true)
         .reserve(0, UnitKind::Infantry, 1)
@@ -106,35 +146,34 @@ fn online_building_and_placement_in_any_order() {
         town: h(-3, 1),
         to: h(-3, 1),
     };
-    // A placement before building, then a build.
-    act(&mut s, place);
-    act(&mut s, Action::BuildTown { hex: h(-1, 0) });
+    act(&mut s, Action::EndPhase);
+    assert_eq!(s.turn().stage, Stage::Build);
+    assert_eq!(refused(&s, place), ("wrong_phase", "6.0"));
+    act(&mut s, Action::EndPhase);
+    assert_eq!(s.turn().stage, Stage::Place);
+    assert!(s.legal_actions().contains(&place));
+    assert!(
+        !s.legal_actions()
+            .iter()
+            .any(|a| matches!(a, Action::BuildTown { .. }))
+    );
 }
 
-/// The Expansion's order, kept by the engine for both presets: in the Building Phase
-/// nothing is placed, and once placement begins nothing is built.
+/// Loading refuses a phase the ruleset does not have: the online preset's Building or
+/// Reserve Placement phase on its own, or the online phase under the Expansion.
 #[test]
-fn expansion_builds_then_places() {
-    for rules in [Rules::expansion(2), Rules::online(2)] {
-        let mut s = Pos::with_rules(preset(rules), Stage::Build)
+fn a_phase_the_ruleset_does_not_have_does_not_load() {
+    for (rules, stage) in [
+        (Rules::online(2), Stage::Build),
+        (Rules::online(2), Stage::Place),
+        (Rules::expansion(2), Stage::BuildAndPlace),
+    ] {
+        let setup = Pos::with_rules(preset(rules), stage)
             .town(h(-3, 1), 0, false, true)
             .town(h(3, -3), 1, false, true)
-            .reserve(0, UnitKind::Infantry, 1)
-            .build();
-        let place = Action::Place {
-            kind: UnitKind::Infantry,
-            town: h(-3, 1),
-            to: h(-3, 1),
-        };
-        assert!(!s.legal_actions().contains(&place));
-        act(&mut s, Action::EndPhase);
-        assert_eq!(s.turn().stage, Stage::Place);
-        assert!(s.legal_actions().contains(&place));
-        assert!(
-            !s.legal_actions()
-                .iter()
-                .any(|a| matches!(a, Action::BuildTown { .. }))
-        );
+            .finish();
+        let err = Viktory::from_setup(&setup).expect_err("an unreachable phase");
+        assert_eq!(err.0[0].code, "turn", "{err}");
     }
 }
 

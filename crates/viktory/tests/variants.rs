@@ -162,6 +162,33 @@ fn rule_15_5_relocation() {
     assert!(s.outcome().is_none());
 }
 
+/// R-8 with the Expansion's two build actions: a relocation is the whole turn's build,
+/// so it is refused once a town has been built this turn.
+#[test]
+fn rule_15_5_relocation_is_the_whole_build() {
+    let mut pos = Pos::new(2, Stage::Build).rules(|r| {
+        r.relocation = true;
+        r.build_actions = 2;
+    });
+    pos = pos
+        .terrain(h(1, 0), Terrain::Mountain)
+        .town(h(0, 0), 0, true, false)
+        .town(h(-3, 1), 0, false, true);
+    let mut s = pos.build();
+    act(&mut s, Action::BuildTown { hex: h(-1, 3) });
+    assert_eq!(s.turn().stage, Stage::Build);
+    assert_eq!(
+        refused(
+            &s,
+            Action::Relocate {
+                from: h(0, 0),
+                to: h(1, 0)
+            }
+        ),
+        ("build_actions", "R-8")
+    );
+}
+
 /// 15.3, H-16: an infantry entering (0,0) reveals three hexes, two of them water: its
 /// player may swap one water hex for a land tile drawn from the unused (face-down) tiles.
 #[test]

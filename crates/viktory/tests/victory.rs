@@ -154,7 +154,8 @@ fn rule_5_3_the_first_captured_capital_ends_the_game() {
             Event::Disbanded {
                 seat: Seat(1),
                 kind: INF,
-                unit: None
+                unit: None,
+                hex: None
             },
             // Seat 1 still has 6 points, the most, but he lost his capital.
             game_over(&[0, 2], &[2, 6, 2], "a capital fell"),
@@ -307,12 +308,14 @@ fn rule_5_5_the_clock_starts_when_the_first_city_is_captured() {
             Event::Disbanded {
                 seat: Seat(1),
                 kind: INF,
-                unit: None
+                unit: None,
+                hex: None
             },
             Event::Disbanded {
                 seat: Seat(1),
                 kind: INF,
-                unit: None
+                unit: None,
+                hex: None
             },
         ]
     );

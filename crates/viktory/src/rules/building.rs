@@ -39,6 +39,21 @@ fn check_capital_held(s: &Viktory) -> Result<(), RuleError> {
     }
 }
 
+/// Rule 7.2 (Expansion: Building Phase Accelerator): the turn's build actions are not
+/// all spent. The Building Phase ends when they are; the online rules' one phase for
+/// building and placement goes on, so this is checked.
+fn check_actions_left(s: &Viktory) -> Result<(), RuleError> {
+    if actions_left(s) == 0 {
+        refuse(
+            "build_actions",
+            "7.2",
+            "this turn's build actions are spent",
+        )
+    } else {
+        Ok(())
+    }
+}
+
 /// `hex` is 2 or 3 hexes from one of `seat`'s towns or cities along a path of at
 /// most 3 steps through revealed hexes ("contiguously revealed", 7.21).
 pub fn within_reach_of_own_town(s: &Viktory, hex: Hex) -> bool {
@@ -51,6 +66,7 @@ pub fn within_reach_of_own_town(s: &Viktory, hex: Hex) -> bool {
 /// Rule 7.21, 7.22, R-7: where a new town may be built.
 pub fn check_town(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
     check_capital_held(s)?;
+    check_actions_left(s)?;
     if !fog::sees(s, s.turn.active, hex) {
         return refuse(
             "not_in_sight",
@@ -137,6 +153,7 @@ fn check_no_enemy_adjacent(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
 /// actions for it (Expansion), no enemy units next to it (Expansion).
 pub fn check_upgrade(s: &Viktory, hex: Hex) -> Result<(), RuleError> {
     check_capital_held(s)?;
+    check_actions_left(s)?;
     if actions_left(s) < city_cost(s) {
         return refuse(
             "build_actions",
@@ -252,7 +269,8 @@ fn spend(s: &mut Viktory, cost: u8, ev: &mut Vec<Event>) {
     if s.turn.stage == crate::state::Stage::SetupBuild {
         // Quicker Game Setup: one build per player per round.
         crate::rules::quick_setup::built(s, ev);
-    } else if actions_left(s) == 0 {
+    } else if actions_left(s) == 0 && s.turn.stage == crate::state::Stage::Build {
+        // Online, one phase for building and placement: it goes on with the placements.
         sequence::building_done(s, ev);
     }
 }
@@ -289,6 +307,14 @@ pub fn check_relocate(s: &Viktory, from: Hex, to: Hex) -> Result<(), RuleError> 
         );
     }
     check_capital_held(s)?;
+    if s.turn.build_actions_used > 0 {
+        // a relocation is the turn's build, all of it.
+        return refuse(
+            "build_actions",
+            "R-8",
+            "a relocation is the whole turn's build, and you have built this turn",
+        );
+    }
     if s.town(from).is_none_or(|t| t.owner != s.turn.active) {
         return refuse(
             "not_your_town",

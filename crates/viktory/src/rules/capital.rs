@@ -90,6 +90,7 @@ pub fn apply_disband(s: &mut Viktory, kind: UnitKind, unit: Option<UnitId>, ev: 
     let Some(c) = s.capture.as_mut() else { return };
     let loser = c.loser;
     c.owed.remove(0);
+    let hex = unit.and_then(|id| s.unit(id)).map(|u| u.hex);
     match unit {
         None => *s.players[loser.index()].reserve.get_mut(kind) -= 1,
         Some(id) => {
@@ -102,6 +103,7 @@ pub fn apply_disband(s: &mut Viktory, kind: UnitKind, unit: Option<UnitId>, ev: 
         seat: loser,
         kind,
         unit,
+        hex,
     });
 }
 

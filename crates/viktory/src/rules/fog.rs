@@ -418,6 +418,9 @@ pub(crate) fn redact(s: &Viktory, seat: Option<Seat>, p: &mut Setup) {
             t.placed.clear();
             // Which unit moves now would tell when a unit out of sight started moving.
             t.moving = None;
+            // The town built this turn matters to its builder's own moves only (9.13),
+            // and a second town built out of sight would replace one built in sight.
+            t.built = None;
         }
     }
     let party = |sides: [Seat; 2]| seat.is_some_and(|q| sides.contains(&q));
@@ -622,9 +625,8 @@ pub(crate) fn event_for(s: &Viktory, event: &Event, seat: Option<Seat>) -> Optio
         | Event::MetropolisBuilt { seat: q, hex, .. }
         | Event::UnitPlaced { seat: q, hex, .. } => is(*q) || seen(*hex),
         Event::TownRelocated { seat: q, from, to } => is(*q) || seen(*from) || seen(*to),
-        Event::UnitGained { seat: q, .. } | Event::Disbanded { seat: q, .. } => {
-            is(*q) || !s.rules.dark
-        }
+        Event::UnitGained { seat: q, .. } => is(*q) || !s.rules.dark,
+        Event::Disbanded { seat: q, hex, .. } => is(*q) || !s.rules.dark || hex.is_some_and(seen),
         Event::Moved { unit, from, to, .. } => {
             if owner_of(*unit).is_some_and(is) || (seen(*from) && seen(*to)) {
                 true

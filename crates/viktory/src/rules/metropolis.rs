@@ -157,7 +157,10 @@ pub fn check_switch(s: &Viktory, hex: Hex, extra: UnitKind) -> Result<(), RuleEr
         }
         return Ok(());
     }
-    if !matches!(s.turn.stage, Stage::Build | Stage::Place) {
+    if !matches!(
+        s.turn.stage,
+        Stage::Build | Stage::Place | Stage::BuildAndPlace
+    ) {
         return refuse(
             "wrong_phase",
             "Expansion",

@@ -73,6 +73,7 @@ pub fn to_move(s: &Viktory) -> ToMove {
         | Stage::Build
         | Stage::Move
         | Stage::Place
+        | Stage::BuildAndPlace
         | Stage::SetupBuild
         | Stage::SetupPlace => ToMove::Seat(s.turn.active),
     }
@@ -156,7 +157,11 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) {
             Stage::Start => start_of_turn(s, ev),
             // With fog the player ends these phases himself even with nothing to do:
             // skipping them would tell the others what he has and sees.
-            Stage::Build | Stage::Place | Stage::SetupBuild if fog::on(s) => false,
+            Stage::Build | Stage::Place | Stage::BuildAndPlace | Stage::SetupBuild
+                if fog::on(s) =>
+            {
+                false
+            }
             Stage::SetupBuild => crate::rules::quick_setup::advance(s, ev),
             Stage::Build => {
                 if crate::legal::any_build(s) {
@@ -186,6 +191,14 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) {
                     true
                 }
             }
+            Stage::BuildAndPlace => {
+                if reserve::any_placement(s) || crate::legal::any_build(s) {
+                    false
+                } else {
+                    enter(s, Stage::PlacementBattles, ev);
+                    true
+                }
+            }
             Stage::PlacementBattles => {
                 if !reserve::start_placement_battle(s, ev) {
                     end_turn(s, ev);
@@ -204,7 +217,12 @@ pub fn enter(s: &mut Viktory, stage: Stage, ev: &mut Vec<Event>) {
     s.turn.stage = stage;
     if matches!(
         stage,
-        Stage::Build | Stage::Move | Stage::Place | Stage::SetupBuild | Stage::SetupPlace
+        Stage::Build
+            | Stage::Move
+            | Stage::Place
+            | Stage::BuildAndPlace
+            | Stage::SetupBuild
+            | Stage::SetupPlace
     ) {
         ev.push(Event::PhaseStarted { stage });
     }
@@ -243,9 +261,12 @@ pub fn building_done(s: &mut Viktory, ev: &mut Vec<Event>) {
     enter(s, next, ev);
 }
 
-/// The movement and combat phase is over: on to placement, or (reordered) to building.
+/// The movement and combat phase is over: on to placement, or (reordered) to building,
+/// or (online) to building and placement in one phase.
 pub fn moving_done(s: &mut Viktory, ev: &mut Vec<Event>) {
-    let next = if s.rules.build_after_moving {
+    let next = if s.rules.build_and_place_together {
+        Stage::BuildAndPlace
+    } else if s.rules.build_after_moving {
         Stage::Build
     } else {
         Stage::Place
