@@ -12,6 +12,31 @@ export const SIDE_COLORS = { axis: '#5b6b7a', soviet: '#b3402e' };
 const NATION_COLORS = { german: '#5b6b7a', italian: '#4f8a5b', romanian: '#b08a2e', hungarian: '#7a5b8f', soviet: '#b3402e' };
 
 const key = (hex) => `${hex[0]},${hex[1]}`;
+const unkey = (k) => k.split(',').map(Number);
+/** The six neighbours of an axial hex key. */
+const neighbours = (k) => {
+  const [q, r] = unkey(k);
+  return [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]].map(([dq, dr]) => `${q + dq},${r + dr}`);
+};
+const sideKey = (a, b) => (a < b ? `${a}|${b}` : `${b}|${a}`);
+
+/** The page's A Victory Lost stylesheet, once. */
+function ensureStyles() {
+  if (typeof document === 'undefined' || document.querySelector('link[href="/avl.css"]')) return;
+  document.head.append(Object.assign(document.createElement('link'), { rel: 'stylesheet', href: '/avl.css' }));
+}
+
+/**
+ * Follows event `e` of audience `a`'s feed (the game page calls it for every event):
+ * the strengths and odds each combat was resolved at (9.3), kept as `a.avlCombat`
+ * `{target, attack, defense, column, die, result}` so that the combat panel shows what
+ * was rolled, not a count of what is left on the board after the result.
+ */
+export function trackCombat(a, e) {
+  if (!e || typeof e !== 'object') return;
+  if (e.odds) a.avlCombat = { ...e.odds };
+  else if (e.combat_result && a.avlCombat) Object.assign(a.avlCombat, e.combat_result);
+}
 
 function el(name, attrs = {}, text) {
   const node = document.createElementNS(SVG, name);
@@ -30,6 +55,7 @@ export function phaseName(phase) {
 /** The family adapter the game page uses for A Victory Lost. */
 export async function avlFamily(api, id) {
   const board = (await api.board(id)).board;
+  ensureStyles();
   const flat = board.orientation === 'flat_top';
   const centre = ([q, r]) => (flat ? [SIZE * 1.5 * q, SIZE * SQRT3 * (r + q / 2)] : [SIZE * SQRT3 * (q + r / 2), SIZE * 1.5 * r]);
   const corners = ([x, y]) => {
@@ -41,6 +67,12 @@ export async function avlFamily(api, id) {
     return out.join(' ');
   };
   const labels = new Map(board.hexes.map((x) => [key(x.hex), x]));
+  const sides = new Map(board.sides.map((s) => [sideKey(key(s.hexes[0]), key(s.hexes[1])), s]));
+  const label = (k) => (labels.has(k) ? labels.get(k).label : k);
+  const hexName = (k) => {
+    const x = labels.get(k);
+    return x ? `${x.label} ${x.terrain}${x.name ? ` (${x.name})` : ''}` : k;
+  };
   const pieceName = (p) => (board.pieces[p] ? board.pieces[p].id : `#${p}`);
   const chitName = (c) => {
     if (c === 'stavka') return 'STAVKA';
@@ -64,12 +96,50 @@ export async function avlFamily(api, id) {
     const piece = state.view.position.pieces[p];
     return piece && piece.location && piece.location.map ? key(piece.location.map) : null;
   };
+  /** The pieces on each hex: combat units before HQs, in file order. */
+  const stacksOf = (state) => {
+    const stacks = new Map();
+    state.view.position.pieces.forEach((piece, p) => {
+      if (piece.location && piece.location.map) {
+        const k = key(piece.location.map);
+        if (!stacks.has(k)) stacks.set(k, []);
+        stacks.get(k).push(p);
+      }
+    });
+    for (const list of stacks.values()) list.sort((a, b) => (board.pieces[a].kind === 'hq') - (board.pieces[b].kind === 'hq') || a - b);
+    return stacks;
+  };
+
   // The static layer is drawn once per page; the pieces and marks each render.
   let drawnOn = null;
   let tiles = new Map();
   let pieceLayer = null;
   let cityLayer = null;
   let markLayer = null;
+  /** The last drawing: its svg, state, marks and stacks (for the pointer's readouts). */
+  let last = null;
+  /** The game page's hooks ({act, render}); none on the replay page. */
+  let ctx = null;
+  /** The stack viewer: the hex pointed at, and the one pinned by a click or tap. */
+  let hovered = null;
+  let pinned = null;
+  /** The map's overlay (the move box and the stack viewer), in the map's box. */
+  let overlay = null;
+  /** A whole move being planned or played (8.1): from which hex, the pieces left out
+   *  of the stack's move, the path planned, a path traced by a drag, and what the last
+   *  move came to. */
+  const mv = { from: null, off: new Set(), plan: null, trail: null, running: false, note: '', goto: '' };
+
+  /** Resolves once a drawing shows a state newer than `version` (the page fetches the
+   *  state after each move's reply), or after `ms`. */
+  const drawnAfter = (version, ms = 8000) => new Promise((resolve) => {
+    const t0 = Date.now();
+    const tick = () => {
+      if ((last && last.state.version > version) || Date.now() - t0 > ms) resolve();
+      else setTimeout(tick, 25);
+    };
+    tick();
+  });
 
   function drawStatic(svg, onHex) {
     svg.replaceChildren();
@@ -88,15 +158,26 @@ export async function avlFamily(api, id) {
         class: `tile${x.pocket ? ' pocket' : ''}`,
         fill: x.color || (x.water ? '#8ab4e0' : '#e8e4c9'),
       });
-      g.append(polygon, el('title', {}, `${x.label} ${x.terrain}${x.name ? `: ${x.name}` : ''}${x.pocket ? ' (Stalingrad Pocket)' : ''}${x.source ? ` (${x.source} supply source)` : ''}`));
-      g.addEventListener('click', () => onHex(k));
+      const base = `${x.label} ${x.terrain}${x.name ? `: ${x.name}` : ''}${x.pocket ? ' (Stalingrad Pocket)' : ''}${x.source ? ` (${x.source} supply source)` : ''}`;
+      const title = el('title', {}, base);
+      g.append(polygon, title);
+      g.addEventListener('click', () => {
+        // A click or a tap on a stack pins it in the stack viewer (again: unpins).
+        pinned = last && last.stacks.has(k) && pinned !== k ? k : null;
+        onHex(k);
+        showStack();
+      });
       g.addEventListener('keydown', (e) => {
         if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault();
           onHex(k);
         }
       });
-      tiles.set(k, { g, polygon, label: x.label });
+      g.addEventListener('pointerenter', () => point(k));
+      g.addEventListener('pointerleave', () => { if (hovered === k) point(null); });
+      g.addEventListener('focus', () => point(k));
+      g.addEventListener('blur', () => { if (hovered === k) point(null); });
+      tiles.set(k, { g, polygon, title, base, label: x.label });
       layer.append(g);
     }
     const features = el('g', { class: 'features' });
@@ -134,6 +215,42 @@ export async function avlFamily(api, id) {
     svg.setAttribute('viewBox', `${x0.toFixed(1)} ${y0.toFixed(1)} ${(x1 - x0).toFixed(1)} ${(y1 - y0).toFixed(1)}`);
     svg.dataset.fitted = '1';
     drawnOn = svg;
+    traceDrags(svg);
+    // The overlay: the move box and the stack viewer float over the map's box.
+    const box = svg.parentNode;
+    if (box && box.nodeType === 1) {
+      // (The page may have made this family twice while the board loaded: one overlay.)
+      for (const old of box.querySelectorAll(':scope > .avl-overlay')) old.remove();
+      overlay = h('div', { class: 'avl-overlay' });
+      box.append(overlay);
+    }
+  }
+
+  /** A drag from the selected stack traces its path, hex by hex, under the pointer. */
+  function traceDrags(svg) {
+    let down = false;
+    svg.addEventListener('pointerdown', (e) => {
+      const g = e.target.closest && e.target.closest('g.hex');
+      down = Boolean(g && last && mover(last.state) && movesFrom(last.state, g.dataset.hex).length);
+      mv.trail = down ? [g.dataset.hex] : null;
+    });
+    svg.addEventListener('pointermove', (e) => {
+      if (!down || !mv.trail) return;
+      const under = document.elementFromPoint(e.clientX, e.clientY);
+      const g = under && under.closest && under.closest('g.hex');
+      if (!g) return;
+      const k = g.dataset.hex;
+      const t = mv.trail;
+      if (k === t[t.length - 1]) return;
+      if (t.length > 1 && k === t[t.length - 2]) t.pop(); // back the way it came
+      else if (t.includes(k)) t.length = t.indexOf(k) + 1;
+      else if (neighbours(t[t.length - 1]).includes(k)) t.push(k);
+      else return;
+      drawPath(t.slice(1), t[0]);
+    });
+    const up = () => { down = false; };
+    svg.addEventListener('pointerup', up);
+    svg.addEventListener('pointercancel', () => { down = false; mv.trail = null; });
   }
 
   /** A counter: the side's colour, the ID, and its strengths (attack-defense-movement). */
@@ -144,14 +261,7 @@ export async function avlFamily(api, id) {
     const fill = NATION_COLORS[info.nationality] || SIDE_COLORS[info.side];
     g.append(el('rect', { x: x - 12, y: y - 10, width: 24, height: 20, rx: 2, fill, class: piece.reduced ? 'reduced' : '' }));
     g.append(el('text', { x, y: y - 1.5, class: 'counter-id' }, info.id.length > 7 ? info.id.slice(0, 7) : info.id));
-    let numbers;
-    if (info.kind === 'hq') {
-      numbers = `HQ ${info.range}-${info.movement}`;
-    } else {
-      const s = piece.reduced && info.reduced ? info.reduced : info.full;
-      numbers = info.mechanized ? `${s.attack}-${s.defense}-${info.movement}` : `${s.attack}-${info.movement}`;
-    }
-    g.append(el('text', { x, y: y + 7, class: 'counter-numbers' }, numbers));
+    g.append(el('text', { x, y: y + 7, class: 'counter-numbers' }, numbersOf(p, state)));
     if (piece.supply === 'out_of_supply' || piece.supply === 'isolated') {
       g.append(el('text', { x: x + 11, y: y - 7, class: `supply-mark ${piece.supply}` }, piece.supply === 'isolated' ? 'ISO' : 'OOS'));
     }
@@ -159,18 +269,107 @@ export async function avlFamily(api, id) {
     return g;
   }
 
-  function describePiece(p, state) {
+  /** What a counter prints: attack-defense-movement, strength-movement, or HQ range-movement. */
+  function numbersOf(p, state) {
     const info = board.pieces[p];
     const piece = state.view.position.pieces[p];
-    const parts = [`${info.id} (${info.nationality}${info.kind === 'hq' ? ' HQ' : ''})`];
-    if (info.kind !== 'hq') {
-      const s = piece.reduced && info.reduced ? info.reduced : info.full;
-      parts.push(`${info.mechanized ? `attack ${s.attack}, defense ${s.defense}` : `strength ${s.attack}`}, movement ${info.movement}${piece.reduced ? ', reduced' : ''}`);
+    if (info.kind === 'hq') return `HQ ${info.range}-${info.movement}`;
+    const s = piece.reduced && info.reduced ? info.reduced : info.full;
+    return info.mechanized ? `${s.attack}-${s.defense}-${info.movement}` : `${s.attack}-${info.movement}`;
+  }
+
+  /** Rules 2.2, 7.3, 8.1: a piece's MPs left this segment, from the engine's advice
+   *  (the cost and what is left of each legal step), or what the view says. */
+  function mpLeft(p, state) {
+    const a = state.view.position.activation;
+    const moves = (state.advice && state.advice.movement && state.advice.movement.moves) || [];
+    const m = moves.find((x) => x.piece === p);
+    if (m) return mp(m.left + m.cost);
+    if (!a || !(a.units.includes(p) || a.hqs.includes(p))) return null;
+    if (a.moved.includes(p)) return '0 (its move is over)';
+    return null;
+  }
+
+  /** One piece as the stack viewer and the hex's name say it. */
+  function pieceFacts(p, state) {
+    const info = board.pieces[p];
+    const piece = state.view.position.pieces[p];
+    const a = state.view.position.activation;
+    const facts = [];
+    if (info.kind === 'hq') {
+      facts.push(`HQ, command range ${info.range}, movement ${info.movement}`);
     } else {
-      parts.push(`command range ${info.range}, movement ${info.movement}`);
+      const s = piece.reduced && info.reduced ? info.reduced : info.full;
+      facts.push(info.mechanized ? `attack ${s.attack}, defense ${s.defense}` : `strength ${s.attack}`);
+      const steps = info.reduced ? (piece.reduced ? 1 : 2) : 1;
+      facts.push(`${piece.reduced ? 'reduced' : 'full strength'}, ${steps} step${steps === 1 ? '' : 's'} left`);
+      facts.push(`movement ${info.movement}`);
     }
-    if (piece.supply && piece.supply !== 'in_supply') parts.push(piece.supply.replaceAll('_', ' '));
-    return parts.join(', ');
+    if (a && state.view.position.active === info.side) {
+      if (a.hqs.includes(p)) facts.push('activated HQ');
+      else if (a.units.includes(p)) facts.push('activated');
+      if (a.mover && a.mover.piece === p) facts.push(`moving, ${mp(a.mover.spent)} MP spent${a.mover.strategic ? ' by road' : ''}`);
+      else if (a.moved.includes(p)) facts.push('has moved');
+      if (a.attacked && a.attacked.includes(p)) facts.push('has attacked');
+    }
+    const left = mpLeft(p, state);
+    if (left !== null) facts.push(`${left} MP left`);
+    if (piece.supply && piece.supply !== 'in_supply') facts.push(piece.supply.replaceAll('_', ' '));
+    return facts;
+  }
+
+  function describePiece(p, state) {
+    const info = board.pieces[p];
+    return `${info.id} (${info.nationality}${info.kind === 'hq' ? ' HQ' : ''}), ${pieceFacts(p, state).join(', ')}`;
+  }
+
+  /** The pointer (or the focus) is on hex `k` (`null`: it left the map). */
+  function point(k) {
+    hovered = k;
+    showStack();
+    showWhy();
+  }
+
+  /** "Why not?": what is known of the hex pointed at, when the selected stack may not
+   *  step there (the move box's last line; the rest of the box stays as it is). */
+  function showWhy() {
+    const box = overlay && overlay.querySelector('.avl-move');
+    if (!box || !last) return;
+    const old = box.querySelector('.avl-why');
+    let fresh = null;
+    const state = last.state;
+    if (mv.from && !mv.running && hovered && hovered !== mv.from && mover(state) && !firstSteps(state, mv.from).has(hovered)) {
+      const why = whyNot(state, mv.from, hovered);
+      if (why) fresh = h('p', { class: 'avl-why' }, h('strong', {}, `${label(hovered)}: not a step the engine offers now. `), why);
+    }
+    if (old && fresh) old.replaceWith(fresh);
+    else if (old) old.remove();
+    else if (fresh) box.append(fresh);
+  }
+
+  /** The stack viewer: every piece on the hex pointed at (else the pinned one, else the
+   *  selected one), with what the view says of each (VASSAL's stack viewer). */
+  function showStack() {
+    if (!overlay || !last) return;
+    let viewer = overlay.querySelector('.avl-stack');
+    const k = [hovered, pinned, mv.from].find((x) => x && last.stacks.has(x));
+    if (!k) {
+      if (viewer) viewer.remove();
+      return;
+    }
+    const list = last.stacks.get(k);
+    const fresh = h('div', { class: 'avl-stack', role: 'region', 'aria-label': 'stack viewer', 'data-hex': k },
+      h('p', { class: 'avl-stack-title' }, h('strong', {}, hexName(k)), `: ${list.length} piece${list.length === 1 ? '' : 's'}`,
+        k === pinned ? h('button', { type: 'button', class: 'avl-unpin', onclick: () => { pinned = null; showStack(); } }, 'Close') : null),
+      h('ul', {}, list.map((p) => {
+        const info = board.pieces[p];
+        const fill = NATION_COLORS[info.nationality] || SIDE_COLORS[info.side];
+        return h('li', { class: 'avl-piece', 'data-piece': String(p) },
+          h('span', { class: `avl-chip${last.state.view.position.pieces[p].reduced ? ' reduced' : ''}`, style: `background:${fill}` }, numbersOf(p, last.state)),
+          ' ', h('strong', {}, info.id), ` ${info.nationality}${info.kind === 'hq' ? ' HQ' : ''}: `, pieceFacts(p, last.state).join(', '));
+      })));
+    if (viewer) viewer.replaceWith(fresh);
+    else overlay.append(fresh);
   }
 
   const mp = (half) => (half % 2 ? `${(half - 1) / 2}.5` : `${half / 2}`);
@@ -183,14 +382,349 @@ export async function avlFamily(api, id) {
   const moveText = (x) => `${mp(x.cost)} MP${x.road ? ' by road' : ''}, ${mp(x.left)} left${x.zoc ? ', into an enemy ZOC' : ''}`;
   const oddsText = (o) => `${o.attack} against ${o.defense}: ${o.odds ? `odds ${o.odds}` : 'impossible odds (9.3.4)'}`;
 
+  /** Whether whole moves can be played now: a Movement Segment, the seat at the screen
+   *  to move, on the game page. */
+  const mover = (state) => Boolean(ctx && state.advice && state.advice.movement && state.advice.movement.moves && (state.legal || []).length);
+
+  /** The pieces of hex `k` that move together: those with a legal step, less those the
+   *  player left out. */
+  const groupAt = (state, k) => [...new Set(movesFrom(state, k).map((m) => m.piece))].filter((p) => !mv.off.has(p));
+
+  /** The first steps of the group from `k` (the engine's legal moves): per hex, the
+   *  pieces that may take it and the dearest cost. */
+  function firstSteps(state, k) {
+    const group = groupAt(state, k);
+    const out = new Map();
+    for (const m of movesFrom(state, k)) {
+      if (!group.includes(m.piece)) continue;
+      const t = key(m.to);
+      const x = out.get(t) || { pieces: new Set(), cost: 0, zoc: m.zoc, road: new Set() };
+      x.pieces.add(m.piece);
+      x.cost = Math.max(x.cost, m.cost);
+      if (m.road) x.road.add(m.piece);
+      out.set(t, x);
+    }
+    return out;
+  }
+
+  /**
+   * A route from `from` to `to` for the group, to be played one engine step at a time.
+   * The first step is one the engine offers; beyond it the route follows the map
+   * (no water, no hex with enemy combat units, rivers and ZOCs avoided where it can),
+   * but only the engine judges each hex as it is entered: this is a plan, not a promise.
+   */
+  function route(state, from, to) {
+    const first = firstSteps(state, from);
+    const group = groupAt(state, from);
+    if (first.has(to)) return [to];
+    const side = group.length ? board.pieces[group[0]].side : null;
+    const stacks = last ? last.stacks : stacksOf(state);
+    const zoc = new Set(((state.advice.movement && state.advice.movement.enemy_zoc) || []).map(key));
+    const blocked = (k) => {
+      const x = labels.get(k);
+      if (!x || x.water) return true;
+      return (stacks.get(k) || []).some((p) => board.pieces[p].side !== side && board.pieces[p].kind !== 'hq');
+    };
+    // Weights in half MPs, a guess at the terrain's cost to shape the route only.
+    const weight = (a, b) => {
+      const s = sides.get(sideKey(a, b)) || {};
+      if (s.road && !zoc.has(a) && !zoc.has(b)) return 1;
+      let w = labels.get(b).terrain === 'clear' ? 2 : 4;
+      if (labels.get(b).pocket) w += 40; // closed for the first turns (13.0)
+      if (s.barrier === 'minor_river' && !s.road) w += 2;
+      if (s.barrier === 'major_river') w += 40;
+      if (s.barrier === 'impassable') return Infinity;
+      if (zoc.has(a)) w += 4;
+      if (zoc.has(b)) w += 4;
+      return w;
+    };
+    const dist = new Map();
+    const prev = new Map();
+    const buckets = [];
+    const push = (k, d) => {
+      (buckets[d] || (buckets[d] = [])).push(k);
+    };
+    for (const [k, x] of first) {
+      if (x.pieces.size !== group.length) continue;
+      dist.set(k, x.cost);
+      prev.set(k, null);
+      push(k, x.cost);
+    }
+    for (let d = 0; d < buckets.length && d < 4000; d += 1) {
+      for (const k of buckets[d] || []) {
+        if (dist.get(k) !== d) continue;
+        if (k === to) {
+          const path = [];
+          for (let at = k; at !== null; at = prev.get(at)) path.unshift(at);
+          return path;
+        }
+        for (const n of neighbours(k)) {
+          if (n === from || blocked(n)) continue;
+          const w = weight(k, n);
+          if (!Number.isFinite(w)) continue;
+          const nd = d + w;
+          if (!dist.has(n) || nd < dist.get(n)) {
+            dist.set(n, nd);
+            prev.set(n, k);
+            push(n, nd);
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Plans the group's move from the selected hex to `to`: a traced path if the
+   *  pointer drew one there, else a route. */
+  function planTo(state, to) {
+    const t = mv.trail;
+    let path = null;
+    if (t && t[0] === mv.from && t[t.length - 1] === to && t.length > 1) path = t.slice(1);
+    else path = route(state, mv.from, to);
+    mv.trail = null;
+    mv.plan = path ? { path, dest: to } : null;
+    mv.note = path ? '' : `No route to ${hexName(to)} for this stack: water, enemy units or the map's edge are in the way.`;
+  }
+
+  /** Facts about entering `to` from `from`, for "why not?" and the route: the ones
+   *  the view and the board say (the engine's refusal comes when a step is tried). */
+  function whyNot(state, from, to) {
+    const x = labels.get(to);
+    if (!x) return 'off the map (8.1.5)';
+    if (x.water) return 'a water hex (8.1.5)';
+    const group = groupAt(state, from);
+    const side = group.length ? board.pieces[group[0]].side : null;
+    const here = (last && last.stacks.get(to)) || [];
+    const facts = [];
+    if (here.some((p) => board.pieces[p].side !== side && board.pieces[p].kind !== 'hq')) facts.push('enemy combat units are there (5.0.2)');
+    if (!neighbours(from).includes(to)) return null;
+    const s = sides.get(sideKey(from, to)) || {};
+    const zoc = new Set(((state.advice.movement && state.advice.movement.enemy_zoc) || []).map(key));
+    if (s.barrier === 'impassable') facts.push('an impassable hexside (8.1.5)');
+    if (s.barrier === 'major_river' && zoc.has(from) && zoc.has(to)) facts.push('a major river from an enemy ZOC into an enemy ZOC (8.2.2)');
+    else if (s.barrier === 'major_river' && !s.road) facts.push('an unbridged major river: crossed only by a unit that starts its move beside it, and it stops (8.1.3)');
+    if (x.pocket) facts.push('the Stalingrad Pocket, closed until rule 13.0 opens it');
+    const friends = here.filter((p) => board.pieces[p].side === side);
+    const units = friends.filter((p) => board.pieces[p].kind !== 'hq').length + group.filter((p) => board.pieces[p].kind !== 'hq').length;
+    if (units > 2) facts.push(`stacking: ${units} combat units would end there, the limit is 2 (5.0.1)`);
+    if (friends.some((p) => board.pieces[p].kind === 'hq') && group.some((p) => board.pieces[p].kind === 'hq')) facts.push('a HQ is there already (5.0.1)');
+    if (zoc.has(to)) facts.push('it is in an enemy ZOC: 2 MP more to enter (8.2.1)');
+    if (zoc.has(from)) facts.push('leaving an enemy ZOC: 2 MP more (8.2.1)');
+    if (s.barrier === 'minor_river' && !s.road) facts.push('an unbridged minor river: 1 MP more (8.1.3)');
+    if (x.terrain !== 'clear') facts.push(`${x.terrain} terrain`);
+    const left = group.map((p) => `${pieceName(p)} ${mpLeft(p, state) ?? '?'} MP left`);
+    if (left.length) facts.push(left.join(', '));
+    return facts.join('; ');
+  }
+
+  /** The move box: the selected stack's pieces (untick one to move it alone), the path
+   *  planned, and the buttons to play or cancel it; "why not?" for the hex pointed at. */
+  function showMove() {
+    if (!overlay || !last) return;
+    let box = overlay.querySelector('.avl-move');
+    const state = last.state;
+    if (!mv.from || !mover(state)) {
+      if (box && !mv.note) box.remove();
+      else if (box) box.replaceChildren(h('p', { role: 'status', class: 'avl-note' }, mv.note));
+      else if (mv.note) overlay.prepend(h('div', { class: 'avl-move', role: 'region', 'aria-label': 'move' }, h('p', { role: 'status', class: 'avl-note' }, mv.note)));
+      return;
+    }
+    const all = [...new Set(movesFrom(state, mv.from).map((m) => m.piece))];
+    const group = groupAt(state, mv.from);
+    const first = firstSteps(state, mv.from);
+    const parts = [h('p', {}, h('strong', {}, `Move from ${label(mv.from)}: `),
+      ...all.map((p) => h('label', { class: 'avl-pick' }, h('input', {
+        type: 'checkbox', checked: !mv.off.has(p), disabled: mv.running,
+        onchange: (e) => {
+          if (e.target.checked) mv.off.delete(p);
+          else mv.off.add(p);
+          mv.plan = null;
+          redraw();
+        },
+      }), ` ${pieceName(p)} (${mpLeft(p, state) ?? '?'} MP)`)))];
+    if (mv.plan) {
+      const p = mv.plan;
+      const step = first.get(p.path[0]);
+      parts.push(h('p', { class: 'avl-path' }, `Path: ${[mv.from, ...p.path].map(label).join(' \u2192 ')} (${p.path.length} hex${p.path.length === 1 ? '' : 'es'}${step ? `; the first costs ${mp(step.cost)} MP` : ''}). `,
+        p.path.length > 1 ? 'The server checks every hex as it is entered; the move stops where one is refused.' : ''));
+      parts.push(h('p', {},
+        h('button', { type: 'button', class: 'primary avl-go', disabled: mv.running || !group.length, onclick: () => play() }, `Move ${group.map(pieceName).join(' and ')} to ${label(p.dest)}`), ' ',
+        h('button', { type: 'button', disabled: mv.running, onclick: () => { mv.plan = null; redraw(); } }, 'Cancel path')));
+    } else {
+      parts.push(h('p', { class: 'quiet' }, 'Click (or drag to) a hex: one step plays at once, a farther hex shows its path to confirm.'));
+    }
+    const input = h('input', { type: 'text', inputmode: 'numeric', size: 5, maxlength: 4, 'aria-label': 'move to hex (XXYY)', placeholder: 'XXYY', value: mv.goto, oninput: (e) => { mv.goto = e.target.value; } });
+    parts.push(h('form', {
+      class: 'avl-goto',
+      onsubmit: (e) => {
+        e.preventDefault();
+        const k = [...labels.values()].find((x) => x.label === mv.goto.trim());
+        if (!k) {
+          mv.note = `No hex ${mv.goto} on the map.`;
+        } else {
+          planTo(state, key(k.hex));
+        }
+        redraw();
+      },
+    }, h('label', {}, 'Move to hex ', input), ' ', h('button', { type: 'submit', disabled: mv.running }, 'Show path')));
+    if (mv.note) parts.push(h('p', { role: 'status', class: 'avl-note' }, mv.note));
+    const fresh = h('div', { class: 'avl-move', role: 'region', 'aria-label': 'move' }, parts);
+    // Keep the focus (a checkbox, the field) across a redraw.
+    const focused = box && box.contains(document.activeElement) ? document.activeElement.getAttribute('aria-label') || document.activeElement.textContent : null;
+    if (box) box.replaceWith(fresh);
+    else overlay.prepend(fresh);
+    showWhy();
+    if (focused) {
+      const again = [...fresh.querySelectorAll('input, button')].find((x) => (x.getAttribute('aria-label') || x.textContent) === focused);
+      if (again) again.focus();
+    }
+  }
+
+  /** Redraws the marks and the move box from the last drawing (a plan changed). */
+  function redraw() {
+    if (!last) return;
+    drawMarks(last.state, last.marks);
+    showMove();
+  }
+
+  /** The path on the map: a line through the hexes, and the destination ringed. */
+  function drawPath(path, from) {
+    if (!markLayer) return;
+    for (const old of markLayer.querySelectorAll('.avl-route')) old.remove();
+    if (!path || !path.length) return;
+    const points = [from, ...path].map((k) => centre(unkey(k)).map((v) => v.toFixed(1)).join(',')).join(' ');
+    const g = el('g', { class: 'avl-route' });
+    g.append(el('polyline', { points, class: 'route-under' }), el('polyline', { points, class: 'route' }));
+    const [cx, cy] = centre(unkey(path[path.length - 1]));
+    g.append(el('circle', { cx, cy, r: SIZE * 0.45, class: 'route-end' }));
+    path.forEach((k, i) => {
+      const [x, y] = centre(unkey(k));
+      g.append(el('text', { x, y: y + SIZE * 0.75, class: 'route-step' }, String(i + 1)));
+    });
+    markLayer.append(g);
+  }
+
+  /** The costs of the group's first steps on their hexes, and the planned path. */
+  function drawMarks(state, marks) {
+    markLayer.replaceChildren();
+    if (marks.selected) {
+      const first = mover(state) && mv.from === marks.selected ? firstSteps(state, marks.selected) : null;
+      const cheapest = new Map();
+      for (const x of movesFrom(state, marks.selected)) {
+        const k = key(x.to);
+        const old = cheapest.get(k);
+        if (!old || x.cost < old.cost) cheapest.set(k, x);
+      }
+      for (const [k, x] of cheapest) {
+        const [cx, cy] = centre(unkey(k));
+        const f = first && first.get(k);
+        const text = f ? `${mp(f.cost)}${f.zoc ? ' Z' : ''}` : `${mp(x.cost)}${x.zoc ? ' Z' : ''}`;
+        markLayer.append(el('text', { x: cx, y: cy + 4, class: `move-cost${x.zoc ? ' zoc' : ''}` }, text));
+      }
+    }
+    if (mv.plan && mv.from) drawPath(mv.plan.path, mv.from);
+  }
+
+  /** Plays the planned move: each piece of the group along the path, one engine Move
+   *  (or, along a road clear of enemy ZOCs, strategic Road Move) per hex. The engine
+   *  judges every hex; at the first refusal the move stops and says why. */
+  async function play(plan = mv.plan) {
+    if (!ctx || !plan || mv.running) return;
+    const state = last.state;
+    const from = mv.from;
+    const group = groupAt(state, from);
+    const zoc = new Set(((state.advice.movement && state.advice.movement.enemy_zoc) || []).map(key));
+    const hexes = [from, ...plan.path];
+    // Rule 8.3: strategic movement only if the whole path follows the road out of any
+    // enemy ZOC and the engine offers it for the first step.
+    const byRoad = hexes.every((k, i) => i === 0 || ((sides.get(sideKey(hexes[i - 1], k)) || {}).road && !zoc.has(k))) && !zoc.has(from);
+    const roadOffered = new Set(movesFrom(state, from).filter((m) => m.road && key(m.to) === plan.path[0]).map((m) => m.piece));
+    mv.running = true;
+    mv.note = '';
+    showMove();
+    const moved = [];
+    let stop = null;
+    for (const p of group) {
+      const road = byRoad && roadOffered.has(p) && plan.path.length > 1;
+      for (let i = 0; i < plan.path.length; i += 1) {
+        const to = unkey(plan.path[i]);
+        const before = last.state.version;
+        const refusal = await ctx.act(road ? { road_move: { piece: p, to } } : { move: { piece: p, to } });
+        if (!refusal) await drawnAfter(before);
+        if (refusal) {
+          stop = { p, at: hexes[i], to: plan.path[i], refusal };
+          break;
+        }
+      }
+      if (stop) break;
+      moved.push(p);
+    }
+    mv.running = false;
+    mv.plan = null;
+    if (stop) {
+      const left = group.filter((p) => p !== stop.p && !moved.includes(p));
+      mv.note = `${pieceName(stop.p)} stopped at ${label(stop.at)}: the step into ${label(stop.to)} was refused: ${stop.refusal}.${moved.length ? ` ${moved.map(pieceName).join(' and ')} reached ${label(plan.dest)}.` : ''}${left.length ? ` Not moved: ${left.map(pieceName).join(', ')}.` : ''}`;
+    } else {
+      mv.note = `${moved.map(pieceName).join(' and ')} moved to ${hexName(plan.dest)} (${plan.path.length} hex${plan.path.length === 1 ? '' : 'es'}).`;
+    }
+    mv.from = null;
+    mv.off = new Set();
+    ctx.render();
+    showMove();
+  }
+
   return {
     game: 'avl',
     pieceName,
     chitName,
 
+    /** The game page's hooks: `act(action)` plays an action and resolves with `null`,
+     *  or the server's refusal; `render()` draws the page again. */
+    connect(hooks) {
+      ctx = hooks;
+    },
+
+    /**
+     * A click on hex `k` with `selected` the selected hex: in a Movement Segment a stack
+     * moves as a whole, one click (or drag) to an adjacent hex, or a path to confirm to
+     * a farther one. Returns true when it took the click.
+     */
+    onHex(k, selected) {
+      const state = last && last.state;
+      if (mv.running) return true;
+      if (!state || !mover(state) || !selected || k === selected) return false;
+      if (mv.from !== selected) {
+        mv.from = selected;
+        mv.off = new Set();
+        mv.plan = null;
+      }
+      if (mv.plan && mv.plan.dest === k) {
+        play();
+        return true;
+      }
+      const first = firstSteps(state, selected);
+      const sourceHere = movesFrom(state, k).length > 0;
+      if (!first.has(k) && sourceHere && !(mv.trail && mv.trail[0] === selected && mv.trail.length > 2)) return false;
+      mv.note = '';
+      planTo(state, k);
+      if (mv.plan && mv.plan.path.length === 1) {
+        play();
+      } else {
+        redraw();
+      }
+      return true;
+    },
+
     /** Draws the map (once) and the pieces and marks of this state. */
     draw(svg, state, marks, onHex) {
       if (drawnOn !== svg || !svg.contains(pieceLayer)) drawStatic(svg, onHex);
+      const stacks = stacksOf(state);
+      last = { svg, state, marks, stacks };
+      if (!mv.running && mv.from !== marks.selected) {
+        mv.from = marks.selected && mover(state) && movesFrom(state, marks.selected).length ? marks.selected : null;
+        mv.off = new Set();
+        mv.plan = null;
+      }
       // Rule 6.0: the enemy ZOC, shaded while the side to move moves (advice).
       const movement = state.advice && state.advice.movement;
       const zoc = new Set(((movement && movement.enemy_zoc) || []).map(key));
@@ -202,11 +736,14 @@ export async function avlFamily(api, id) {
         if (marks.sources.has(k)) classes.push('source');
         if (marks.selected === k) classes.push('selected');
         t.polygon.setAttribute('class', classes.join(' '));
+        const here = stacks.get(k);
+        const pieces = here ? here.map((p) => describePiece(p, state)).join('; ') : '';
+        t.title.textContent = pieces ? `${t.base}. ${pieces}` : t.base;
         const clickable = marks.targets.has(k) || marks.sources.has(k);
         if (clickable) {
           t.g.setAttribute('tabindex', '0');
           t.g.setAttribute('role', 'button');
-          t.g.setAttribute('aria-label', `hex ${t.label}${marks.targets.has(k) ? ' (a target)' : ' (has actions)'}`);
+          t.g.setAttribute('aria-label', `hex ${t.label}${here ? `, ${here.map(pieceName).join(', ')}` : ''}${marks.targets.has(k) ? ' (a target)' : ' (has actions)'}`);
         } else {
           t.g.removeAttribute('tabindex');
           t.g.removeAttribute('role');
@@ -224,37 +761,19 @@ export async function avlFamily(api, id) {
       }
       // Pieces on the map: the first of each hex on top, the rest counted.
       pieceLayer.replaceChildren();
-      const stacks = new Map();
-      state.view.position.pieces.forEach((piece, p) => {
-        if (piece.location && piece.location.map) {
-          const k = key(piece.location.map);
-          if (!stacks.has(k)) stacks.set(k, []);
-          stacks.get(k).push(p);
-        }
-      });
       for (const [k, list] of stacks) {
-        const c = centre(k.split(',').map(Number));
-        // Combat units over HQs: the strongest face up.
-        list.sort((a, b) => (board.pieces[a].kind === 'hq') - (board.pieces[b].kind === 'hq') || a - b);
-        const g = el('g', { class: 'stack', 'data-hex': k });
+        const c = centre(unkey(k));
+        const g = el('g', { class: `stack${list.length > 1 ? ' many' : ''}`, 'data-hex': k });
+        // A stack of several: the counters beneath peek out, offset, under the top one.
+        for (let i = Math.min(list.length - 1, 2); i >= 1; i -= 1) {
+          g.append(el('rect', { x: c[0] - 12 + 2.5 * i, y: c[1] - 10 - 2.5 * i, width: 24, height: 20, rx: 2, class: 'under', fill: NATION_COLORS[board.pieces[list[i]].nationality] || SIDE_COLORS[board.pieces[list[i]].side] }));
+        }
         g.append(counter(list[0], state, c, list.length - 1));
-        g.append(el('title', {}, `${labels.get(k).label}: ${list.map((p) => describePiece(p, state)).join('; ')}`));
         pieceLayer.append(g);
       }
-      // The cost of each move of the selected stack, on its target hexes (8.1-8.3).
-      markLayer.replaceChildren();
-      if (marks.selected) {
-        const cheapest = new Map();
-        for (const x of movesFrom(state, marks.selected)) {
-          const k = key(x.to);
-          const old = cheapest.get(k);
-          if (!old || x.cost < old.cost) cheapest.set(k, x);
-        }
-        for (const [k, x] of cheapest) {
-          const [cx, cy] = centre(k.split(',').map(Number));
-          markLayer.append(el('text', { x: cx, y: cy + 4, class: `move-cost${x.zoc ? ' zoc' : ''}` }, `${mp(x.cost)}${x.zoc ? ' Z' : ''}`));
-        }
-      }
+      drawMarks(state, marks);
+      showStack();
+      showMove();
     },
 
     /** What a legal action costs or promises, from the advice: a move's MPs and ZOC, an
@@ -306,8 +825,9 @@ export async function avlFamily(api, id) {
       return seat === 0 ? SIDE_COLORS.axis : SIDE_COLORS.soviet;
     },
 
-    /** The chits and the combat in progress. */
-    panel(state, names) {
+    /** The chits and the combat in progress. `heard`: the audience on screen, whose
+     *  feed says what each combat was resolved at (`trackCombat`). */
+    panel(state, names, heard) {
       const p = state.view.position;
       const you = state.you;
       const chits = (list) => (list && list.length ? list.map(chitName).join(', ') : 'none');
@@ -335,12 +855,25 @@ export async function avlFamily(api, id) {
       const odds = state.advice && state.advice.combat;
       if (b) {
         const stage = typeof b.stage === 'string' ? b.stage : Object.keys(b.stage)[0];
+        const declaring = stage === 'declaring';
+        // Rule 9.3: once resolved, the strengths and odds the die was rolled at, from
+        // the feed's Odds event (the board after the result says less: a defender that
+        // retreated or died no longer counts).
+        const rolled = heard && heard.avlCombat && key(heard.avlCombat.target) === key(b.target) ? heard.avlCombat : null;
+        let oddsLine = null;
+        if (declaring) {
+          oddsLine = odds ? h('p', { class: 'odds' }, oddsText(odds)) : null;
+        } else if (rolled) {
+          oddsLine = h('p', { class: 'odds' }, `Resolved at ${rolled.attack} against ${rolled.defense}: odds ${rolled.column}`);
+        } else if (odds && odds.odds) {
+          oddsLine = h('p', { class: 'odds' }, `Resolved at odds ${odds.odds} (the strengths are in the log)`);
+        }
         boxes.push(h('div', { class: 'battle-box', role: 'region', 'aria-label': 'combat' },
           h('h3', {}, `Combat at ${labels.get(key(b.target)).label}`),
           h('p', {}, `Attacking: ${b.attackers.map(pieceName).join(', ') || 'none yet'}`),
           h('p', {}, `Defending: ${defenders(state, b).map(pieceName).join(', ') || 'nobody'}`),
-          odds ? h('p', { class: 'odds' }, oddsText(odds)) : null,
-          odds && odds.all ? h('p', {}, `With every unit that may still join: ${oddsText(odds.all)}`) : null,
+          oddsLine,
+          declaring && odds && odds.all ? h('p', {}, `With every unit that may still join: ${oddsText(odds.all)}`) : null,
           odds && odds.results.length && !b.die ? h('p', {}, 'On the die: ', ...odds.results.map((r, i) => h('span', { class: 'crt-cell', title: `die ${i + 1}` }, `${i + 1}: ${r}`))) : null,
           b.die ? h('p', {}, 'Die: ', h('span', { class: 'die' }, String(b.die)), odds && odds.results[b.die - 1] ? ` \u2192 ${odds.results[b.die - 1]}` : '') : null,
           b.steps_left ? h('p', { class: 'hits' }, `Steps still to lose: ${b.steps_left}`) : null,

@@ -8,7 +8,7 @@
 // from its own feed only, behind a "pass to the next player" screen.
 
 import { api, live, seats } from './api.js';
-import { avlFamily } from './avl.js';
+import { avlFamily, trackCombat } from './avl.js';
 import { battleList, currentDice, trackBattle } from './battles.js';
 import { displayControls, drawBoard, highlight, key, legend, markRecent, panZoom, seatColor, zoomControls } from './board.js';
 import { h, seatName } from './dom.js';
@@ -292,6 +292,7 @@ export async function showGame(app, id, linkToken) {
           a.turnMarks.push({ battles: a.battles.length });
         }
         trackBattle(a.battles, e);
+        trackCombat(a, e);
       }
       // The others' steps since this seat last acted stay for the review until
       // someone else acts after it.
@@ -367,6 +368,7 @@ export async function showGame(app, id, linkToken) {
     if (state.game === 'avl' && !family) {
       avlFamily(api, id).then((f) => {
         family = f;
+        family.connect({ act, render });
         render();
       }, (e) => { error.textContent = e.message; });
       return;
@@ -425,7 +427,7 @@ export async function showGame(app, id, linkToken) {
     renderJoin();
     resignButton.hidden = you === null || Boolean(over) || state.seats[you].resigned;
     undoButton.hidden = !state.can_undo;
-    if (family) battle.replaceChildren(...family.panel(state, seatNames));
+    if (family) battle.replaceChildren(...family.panel(state, seatNames, screen));
     else renderBattle(position, seatNames);
     renderBattles(seatNames);
     if (!family) renderKey(seatNames, view);
@@ -715,9 +717,11 @@ export async function showGame(app, id, linkToken) {
     const shown = ui.selected ? entries.filter((e) => e.src === ui.selected) : entries;
     const general = ui.placing ? [] : entries.filter((e) => !e.src && !e.dst);
     const list = h('ul', { class: 'action-list' });
+    // A Victory Lost lists each choice once: a button above, or a line in the list.
+    const listed = family ? shown.filter((e) => !general.includes(e)) : shown;
     const fill = () => {
       const words = ui.filter.toLowerCase().split(/\s+/).filter(Boolean);
-      list.replaceChildren(...shown.filter((e) => words.every((w) => e.text.toLowerCase().includes(w))).map((e) => h('li', {},
+      list.replaceChildren(...listed.filter((e) => words.every((w) => e.text.toLowerCase().includes(w))).map((e) => h('li', {},
         h('button', { type: 'button', onclick: () => act(e.action), ...hover(e) }, e.text))));
     };
     fill();
@@ -733,11 +737,12 @@ export async function showGame(app, id, linkToken) {
         title: PASSES.includes(typeOf(e.action)) ? 'keyboard: E' : undefined,
       }, e.text))));
     }
-    const filter = shown.length >= FILTER_FROM ? h('input', {
+    const filter = listed.length >= FILTER_FROM ? h('input', {
       type: 'search', class: 'action-filter', 'aria-label': 'filter the choices', placeholder: 'filter: e.g. infantry 2,0', value: ui.filter,
       oninput: (event) => { ui.filter = event.target.value; fill(); },
     }) : null;
-    actions.append(h('details', { open: legal.length <= 12 || ui.selected !== null || ui.placing !== null }, h('summary', {}, choices(shown.length)), filter, list));
+    if (family && !listed.length) return;
+    actions.append(h('details', { open: legal.length <= 12 || ui.selected !== null || ui.placing !== null }, h('summary', {}, family && general.length ? `${listed.length} more choice${listed.length === 1 ? '' : 's'}` : choices(listed.length)), filter, list));
   }
 
   /** Pointing at (or focusing) a choice outlines its hexes on the map. */
@@ -751,6 +756,8 @@ export async function showGame(app, id, linkToken) {
 
   function onHex(k, entries) {
     error.textContent = '';
+    // A Victory Lost moves a stack along a path in one gesture (avl.js).
+    if (family && family.onHex && family.onHex(k, ui.selected)) return;
     const chosen = entries.filter((e) => e.dst === k && (ui.selected ? e.src === ui.selected : !e.src));
     if (chosen.length === 1) {
       act(chosen[0].action);
@@ -771,8 +778,9 @@ export async function showGame(app, id, linkToken) {
     }
   }
 
+  /** Plays `action`; resolves with null once played, else why not. */
   async function act(action) {
-    if (busy || !screen.feed.state) return;
+    if (busy || !screen.feed.state) return 'another move is being sent';
     busy = true;
     error.textContent = '';
     const a = screen;
@@ -781,9 +789,11 @@ export async function showGame(app, id, linkToken) {
       ui.selected = null;
       ui.placing = null;
       ui.filter = '';
+      return null;
     } catch (e) {
       error.textContent = `Refused: ${e.explain ? e.explain() : e.message}`;
       a.feed.resync();
+      return e.explain ? e.explain() : e.message;
     } finally {
       busy = false;
     }

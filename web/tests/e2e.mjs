@@ -9,6 +9,7 @@
 
 import { chromium } from 'playwright-core';
 import { check, failed, startServer } from './lib.mjs';
+import * as avl from './avl.mjs';
 import * as board from './board.mjs';
 import * as lobby from './lobby.mjs';
 import * as play from './play.mjs';
@@ -18,7 +19,7 @@ const { base, child } = await startServer();
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
 const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
 try {
-  for (const test of [...lobby.tests, ...board.tests, ...play.tests, ...replay.tests]) {
+  for (const test of [...lobby.tests, ...board.tests, ...play.tests, ...replay.tests, ...avl.tests]) {
     if (!only.length || only.includes(test.name)) await test(browser, base);
   }
 } catch (e) {

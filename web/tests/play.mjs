@@ -303,7 +303,7 @@ export async function victoryLost(browser, base) {
   const texts = new Set();
   for (let n = 0; n < 400 && (acted < 40 || !costs); n += 1) {
     if (await page.locator('.banner.mine').count()) {
-      for (const t of await page.locator('.action-list button').allTextContents()) texts.add(t.split(' ')[0]);
+      for (const t of await page.locator('.action-list button, .general button').allTextContents()) texts.add(t.split(' ')[0]);
       marked = marked || (await page.locator('g.hex:has(polygon.source), g.hex:has(polygon.target)').count()) > 0;
       // Movement (8.1-8.3): selecting a stack shows what each of its moves costs.
       const sources = page.locator('g.hex:has(polygon.source)');
