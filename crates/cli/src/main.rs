@@ -1,4 +1,8 @@
 //! `hexwar`: play, referee, replay and verify hex-and-counter wargames.
+//!
+//! Every command that takes a game name (`referee`, `replay`, `verify`, `simulate`)
+//! knows the games of [`server::catalog`], the one list the server's lobby offers too,
+//! so a record downloaded from the server always replays and verifies here.
 
 #![forbid(unsafe_code)]
 
@@ -7,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use protocol::{Catalog, Referee};
+use protocol::Referee;
+use server::catalog;
 
 mod odds;
 mod scenario;
@@ -26,7 +31,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Speak the JSON-lines referee protocol on stdin/stdout (see docs/protocol.md).
+    /// Speak the JSON-lines referee protocol on stdin/stdout, for the games the server
+    /// offers (see docs/protocol.md).
     Referee,
     /// Re-apply a game record and report the first illegal step, if any.
     Replay {
@@ -214,13 +220,6 @@ async fn shutdown_signal() {
     }
     #[cfg(not(unix))]
     let _ = ctrl_c.await;
-}
-
-/// Every game family this build offers.
-fn catalog() -> Catalog {
-    Catalog::new()
-        .with::<viktory::Viktory>()
-        .with::<engine::toy::DiceRace>()
 }
 
 fn main() -> ExitCode {

@@ -282,7 +282,21 @@ pub struct Hub {
     pub replayed: AtomicU64,
 }
 
-/// The catalog of games the server offers.
+/// The one catalog of the games people play with hexwar: VIKTORY II (`viktory`) and
+/// A Victory Lost (`avl`).
+///
+/// Every entry point that takes a game name uses it, so a game is offered everywhere
+/// or nowhere: the server's lobby and `/api/catalog` ([`Hub::new`]), and the `hexwar`
+/// commands `referee`, `replay`, `verify` and `simulate` (the CLI depends on this
+/// crate, and this crate already depends on every rules crate, so this is the one
+/// place both reach). A record the server writes therefore always replays and
+/// verifies with `hexwar replay`/`verify`.
+///
+/// The toy `dice-race` ([`engine::toy::DiceRace`]) is a test fixture for the engine
+/// and the protocol, not a game players play: it is not here, so neither the lobby
+/// nor `hexwar referee` offers it. The protocol's own tests
+/// (`crates/protocol/tests/`) build a [`Catalog`] with it to check the referee's
+/// promises on a game small enough to read in a transcript.
 pub fn catalog() -> Catalog {
     Catalog::new().with::<viktory::Viktory>().with::<avl::Avl>()
 }

@@ -51,7 +51,7 @@ use tower_http::trace::TraceLayer;
 
 pub use config::{Config, SmtpConfig};
 pub use error::ApiError;
-pub use hub::Hub;
+pub use hub::{Hub, catalog};
 pub use secrets::{SeatToken, hash_token, new_seed, new_token, token_matches};
 pub use store::{
     AppendMeta, Backend, GameRow, MessageRow, SeatRow, StatusChange, Store, StoreError,
