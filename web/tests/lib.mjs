@@ -209,6 +209,7 @@ export function battleSetup() {
     players: [{}, {}],
     turn: { number: 2, active: 0, first: 0, stage: 'move', started_here: [[1, 0]] },
     reveals: [],
+    units_as_given: true, // a hand-made position: no economy behind its units (8.0)
   };
 }
 

@@ -555,6 +555,7 @@ function crowdedSetup() {
     players: [{}, {}],
     turn: { number: 2, active: 0, first: 0, stage: 'move', started_here: units.map((u) => u.hex) },
     reveals: [],
+    units_as_given: true, // a hand-made position: no economy behind its units (8.0)
   };
 }
 

@@ -448,6 +448,20 @@ pub struct Setup {
     /// Expansion, Pillage Attack: hexes with a damage marker.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pillaged: Vec<Hex>,
+    /// A position made by hand (a puzzle, a test): each player's units on the map and
+    /// in reserve are taken as given even where they differ from what his towns and
+    /// cities support (8.0). Off (the default), loading refuses such a position, which
+    /// no game can reach.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub units_as_given: bool,
+}
+
+/// A per-kind count for people: "2 infantry, 1 cavalry, 0 artillery, 0 frigates".
+fn count(r: Reserve) -> String {
+    format!(
+        "{} infantry, {} cavalry, {} artillery, {} frigates",
+        r.infantry, r.cavalry, r.artillery, r.frigate
+    )
 }
 
 impl Setup {
@@ -485,6 +499,7 @@ impl Setup {
             last_fight: None,
             handover: None,
             pillaged: vec![],
+            units_as_given: false,
         }
     }
 }
@@ -526,6 +541,8 @@ pub struct Viktory {
     pub(crate) handover: Option<crate::rules::subjugation::Handover>,
     /// Expansion, Pillage Attack: damaged hexes, sorted.
     pub(crate) pillaged: Vec<Hex>,
+    /// [`Setup::units_as_given`], kept so the position saves as it was loaded.
+    pub(crate) units_as_given: bool,
 }
 
 /// Most units a setup may hold (a game holds some hundreds at most).
@@ -1137,7 +1154,15 @@ impl Viktory {
                 v.dedup();
                 v
             },
+            units_as_given: setup.units_as_given,
         };
+        if !state.units_as_given {
+            for seat in (0..n).map(Seat) {
+                if let Err(problem) = state.accounting(seat) {
+                    p.push(Problem::with_rule("units", "8.0", problem));
+                }
+            }
+        }
         crate::rules::fog::from_setup(&mut state, setup, &mut p);
         if !p.is_empty() {
             return Err(SetupErrors(p));
@@ -1232,6 +1257,7 @@ impl Viktory {
             last_fight: None,
             handover: self.handover.clone(),
             pillaged: self.pillaged.clone(),
+            units_as_given: self.units_as_given,
         };
         crate::rules::fog::to_setup(self, &mut setup);
         setup
@@ -1430,6 +1456,38 @@ impl Viktory {
             }
         }
         r
+    }
+
+    /// Rule 8.0, one-to-one: `seat`'s units on the map and in reserve are exactly what
+    /// his towns and cities support, less the units he still owes after a capture
+    /// (10.2); an eliminated player has none. Every action keeps this (the harness
+    /// checks it after each one), so loading refuses a position without it unless the
+    /// setup says `units_as_given`.
+    pub fn accounting(&self, seat: Seat) -> Result<(), String> {
+        let mut have = self.on_hand(seat);
+        if let Some(c) = self.capture.as_ref().filter(|c| c.loser == seat) {
+            for &k in &c.owed {
+                let n = have.get_mut(k);
+                *n = n
+                    .checked_sub(1)
+                    .ok_or_else(|| format!("{seat} owes a {k} he does not have"))?;
+            }
+        }
+        if self.players[seat.index()].eliminated {
+            if have != Reserve::default() || self.units.iter().any(|u| u.owner == seat) {
+                return Err(format!("eliminated {seat} still has units"));
+            }
+            return Ok(());
+        }
+        let want = self.supported(seat);
+        if have != want {
+            return Err(format!(
+                "{seat} has {} but his towns and cities support {}",
+                count(have),
+                count(want)
+            ));
+        }
+        Ok(())
     }
 
     /// Units `seat` has on the map (cargo included) and in reserve, by kind.

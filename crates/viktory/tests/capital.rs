@@ -8,7 +8,7 @@ use engine::{Game, Seat, ToMove};
 use hexmap::Hex;
 use viktory::board::Terrain;
 use viktory::event::DiePurpose;
-use viktory::state::{Stage, Town};
+use viktory::state::{Setup, Stage, Town};
 use viktory::{Action, Event, Reserve, UnitId, UnitKind, Viktory};
 
 const INF: UnitKind = UnitKind::Infantry;
@@ -491,6 +491,7 @@ fn rule_7_1_a_turn_that_builds_without_the_capital_does_not_load() {
         .town(h(-3, 1), 0, false, false)
         .town(h(3, -2), 1, false, true);
     pos.setup.turn.can_build = true;
+    pos.setup.units_as_given = true;
     let problems = Viktory::from_setup(&pos.setup).expect_err("refused").0;
     assert!(
         problems
@@ -500,4 +501,39 @@ fn rule_7_1_a_turn_that_builds_without_the_capital_does_not_load() {
     );
     pos.setup.turn.can_build = false;
     assert!(Viktory::from_setup(&pos.setup).is_ok());
+}
+
+/// 8.0, one-to-one: each player's units on the map and in reserve are what his towns and
+/// cities support. Loading refuses a position that breaks it (no game reaches one), unless
+/// the setup says its units are hand-made (`units_as_given`).
+#[test]
+fn rule_8_0_units_the_towns_do_not_support_do_not_load() {
+    let pos = |extra: u8| {
+        let mut setup = Pos::new(2, Stage::Move)
+            .town(h(-3, 1), 0, false, true)
+            .town(h(3, -3), 1, false, true)
+            .unit(1, 0, INF, h(-3, 1))
+            .unit(2, 1, INF, h(3, -3))
+            .reserve(0, INF, extra)
+            .finish();
+        setup.units_as_given = false;
+        setup
+    };
+    assert!(Viktory::from_setup(&pos(0)).is_ok());
+    let problems = Viktory::from_setup(&pos(1)).expect_err("refused").0;
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(
+        (problems[0].code.as_str(), problems[0].rule.as_deref()),
+        ("units", Some("8.0"))
+    );
+    assert!(
+        problems[0].message.starts_with("Seat 1 has 2 infantry"),
+        "{problems:?}"
+    );
+    let hand_made = Setup {
+        units_as_given: true,
+        ..pos(1)
+    };
+    let s = Viktory::from_setup(&hand_made).expect("a hand-made position loads");
+    assert!(s.to_setup().units_as_given, "it saves as it was loaded");
 }

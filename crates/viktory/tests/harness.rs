@@ -5,35 +5,13 @@ use engine::harness::{Conformance, Invariant};
 use engine::{Game, NewGame, Seat};
 use hexmap::Board;
 use viktory::rules::fog;
-use viktory::{Reserve, Terrain, UnitKind, Viktory};
+use viktory::{Terrain, UnitKind, Viktory};
 
 /// Units on the map plus reserve equal exactly what each player's towns and cities
-/// support (8.0, one-to-one), allowing for units still owed after a capture (10.2).
+/// support (8.0, one-to-one), allowing for units still owed after a capture (10.2): the
+/// check `load` makes ([`Viktory::accounting`]).
 fn accounting(s: &Viktory) -> Result<(), String> {
-    for p in 0..s.rules().players {
-        let seat = Seat(p);
-        let mut have = s.on_hand(seat);
-        if let Some(c) = s.capture().filter(|c| c.loser == seat) {
-            for &k in &c.owed {
-                let n = have.get_mut(k);
-                *n = n
-                    .checked_sub(1)
-                    .ok_or_else(|| format!("{seat} owes a {k} it does not have"))?;
-            }
-        }
-        let want = s.supported(seat);
-        if have != want {
-            return Err(format!(
-                "{seat} has {have:?} but its towns and cities support {want:?}"
-            ));
-        }
-        if s.player(seat).eliminated
-            && (have != Reserve::default() || s.units().iter().any(|u| u.owner == seat))
-        {
-            return Err(format!("eliminated {seat} still has units"));
-        }
-    }
-    Ok(())
+    (0..s.rules().players).try_for_each(|p| s.accounting(Seat(p)))
 }
 
 /// No land unit on water except as cargo; no frigate on land except in port transit.

@@ -29,11 +29,15 @@ use viktory::{Terrain, Unit, UnitId, UnitKind, View, Viktory};
 pub fn determinize(view: &View, rng: &mut GameRng) -> Option<Viktory> {
     let mut setup = view.position.clone();
     if let (true, Some(seat)) = (setup.rules.dark, view.seat) {
+        // A sample, not a position the rules reached: the towns the seat remembers need
+        // not support the units it sees and samples (8.0 is not checked).
+        setup.units_as_given = true;
         restore_fogged_units(&mut setup, seat, view.sight.as_deref().unwrap_or(&[]), rng);
         if let Ok(s) = Viktory::from_setup(&setup) {
             return Some(s);
         }
         setup = view.position.clone();
+        setup.units_as_given = true;
     }
     Viktory::from_setup(&setup).ok()
 }

@@ -259,6 +259,8 @@ impl BattleSpec {
             pending_battles: vec![hex],
             ..Turn::default()
         };
+        // A battle to price, with no economy behind its units (8.0 does not apply).
+        setup.units_as_given = true;
         Viktory::from_setup(&setup).map_err(|e| SpecError(format!("not a valid position: {e}")))
     }
 }

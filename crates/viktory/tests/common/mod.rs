@@ -207,6 +207,8 @@ impl Pos {
             .iter()
             .any(|t| t.town.capital_of == Some(active) && t.town.owner == active);
         self.setup.turn.can_build &= holds;
+        // Test positions have no economy behind their units.
+        self.setup.units_as_given = true;
         self.setup
     }
 }
