@@ -445,12 +445,15 @@ async fn replays_cost_the_range_asked_not_the_game() {
         assert_eq!(again, first);
         assert_eq!(cost(before), 0, "the history is kept");
     }
-    // The game near its end, and the last few steps: a checkpoint's worth at most.
+    // The game near its end, and the last few steps: about a checkpoint's worth at
+    // most. Checkpoints are taken at the end of a batch of steps once 256 log entries
+    // have passed, so two of them can be a batch more than 256 apart (257 was seen):
+    // the bound is two checkpoints' worth, still well under a replay from the start.
     for v in [version, version - 1, version / 2] {
         let before = replayed();
         let (status, _) = server.get(&format!("/api/games/{id}/at/{v}"), None).await;
         assert_eq!(status, StatusCode::OK);
-        assert!(cost(before) < 256, "/at/{v} replayed {}", cost(before));
+        assert!(cost(before) < 2 * 256, "/at/{v} replayed {}", cost(before));
     }
     let before = replayed();
     let (_, steps) = server
@@ -460,6 +463,6 @@ async fn replays_cost_the_range_asked_not_the_game() {
         )
         .await;
     assert_eq!(steps["steps"].as_array().map(Vec::len), Some(10));
-    assert!(cost(before) < 256 + 10, "{}", cost(before));
+    assert!(cost(before) < 2 * 256 + 10, "{}", cost(before));
     server.stop().await;
 }
