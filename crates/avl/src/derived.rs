@@ -29,6 +29,14 @@ impl<'a> Derived<'a> {
         }
     }
 
+    /// The position, with `side`'s ZOC known already: for a search over moves of the
+    /// other side's pieces, which leave that ZOC as it is (6.0.1).
+    pub fn with_zoc(s: &'a Avl, side: Side, zoc: ZoneOfControl) -> Derived<'a> {
+        let d = Derived::new(s);
+        let _ = d.zoc[side.index()].set(zoc);
+        d
+    }
+
     /// The position.
     pub fn state(&self) -> &'a Avl {
         self.s

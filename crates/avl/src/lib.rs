@@ -22,6 +22,7 @@ pub mod event;
 pub mod legal;
 pub mod map;
 pub mod options;
+pub mod reach;
 pub mod rules;
 pub mod scenario;
 pub mod state;

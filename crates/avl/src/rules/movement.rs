@@ -287,8 +287,20 @@ fn can_go_on(s: &Avl, next: &Mover, at: Hex, zoc: &ZoneOfControl) -> bool {
 /// Rule 8.1: move `p` one hex.
 pub fn apply_move(s: &mut Avl, p: PieceId, to: Hex, road: bool, ev: &mut Vec<Event>) {
     let zoc = ZoneOfControl::of(s, s.side(p).enemy());
-    let m = mover_of(s, p, &zoc);
-    let Ok(next) = step(s, &m, to, road, &zoc) else {
+    apply_move_with(s, p, to, road, &zoc, ev);
+}
+
+/// [`apply_move`], with the enemy's ZOC `zoc` known already.
+pub fn apply_move_with(
+    s: &mut Avl,
+    p: PieceId,
+    to: Hex,
+    road: bool,
+    zoc: &ZoneOfControl,
+    ev: &mut Vec<Event>,
+) {
+    let m = mover_of(s, p, zoc);
+    let Ok(next) = step(s, &m, to, road, zoc) else {
         return;
     };
     if let Some(a) = s.pos.activation.as_mut() {
