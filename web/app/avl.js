@@ -18,7 +18,29 @@ const neighbours = (k) => {
   const [q, r] = unkey(k);
   return [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]].map(([dq, dr]) => `${q + dq},${r + dr}`);
 };
-const sideKey = (a, b) => (a < b ? `${a}|${b}` : `${b}|${a}`);
+/** The axial offsets of the digits of a reach's `steps` (docs/protocol.md, avl). */
+const STEP_DIGITS = [[1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1]];
+
+/**
+ * The engine's reach (advice `movement.pieces[].reach`, `movement.stacks[].reach`) from
+ * hex `from`: per hex key, the cost and MPs left (half MPs), the path as hex keys, and
+ * whether it goes by road, ends in an enemy ZOC, or may only be passed through.
+ */
+export function decodeReach(from, list) {
+  const out = new Map();
+  for (const r of list || []) {
+    let at = r.enter ? key(r.enter) : from;
+    const path = r.enter ? [at] : [];
+    for (const c of r.steps || '') {
+      const [q, rr] = unkey(at);
+      const [dq, dr] = STEP_DIGITS[Number(c)];
+      at = `${q + dq},${rr + dr}`;
+      path.push(at);
+    }
+    out.set(key(r.to), { cost: r.cost, left: r.left, path, road: Boolean(r.road), zoc: Boolean(r.zoc), pass: Boolean(r.pass) });
+  }
+  return out;
+}
 
 /** The page's A Victory Lost stylesheet, once. */
 function ensureStyles() {
@@ -67,7 +89,6 @@ export async function avlFamily(api, id) {
     return out.join(' ');
   };
   const labels = new Map(board.hexes.map((x) => [key(x.hex), x]));
-  const sides = new Map(board.sides.map((s) => [sideKey(key(s.hexes[0]), key(s.hexes[1])), s]));
   const label = (k) => (labels.has(k) ? labels.get(k).label : k);
   const hexName = (k) => {
     const x = labels.get(k);
@@ -116,6 +137,8 @@ export async function avlFamily(api, id) {
   let pieceLayer = null;
   let cityLayer = null;
   let markLayer = null;
+  /** The reach of the selected stack, shaded under the pieces and the map's features. */
+  let reachLayer = null;
   /** The last drawing: its svg, state, marks and stacks (for the pointer's readouts). */
   let last = null;
   /** The game page's hooks ({act, render}); none on the replay page. */
@@ -209,7 +232,8 @@ export async function avlFamily(api, id) {
     cityLayer = el('g', { class: 'cities' });
     pieceLayer = el('g', { class: 'pieces' });
     markLayer = el('g', { class: 'marks' });
-    svg.append(layer, features, cityLayer, pieceLayer, markLayer);
+    reachLayer = el('g', { class: 'avl-reach' });
+    svg.append(layer, reachLayer, features, cityLayer, pieceLayer, markLayer);
     const pad = SIZE * 1.5;
     const [x0, x1, y0, y1] = [Math.min(...xs) - pad, Math.max(...xs) + pad, Math.min(...ys) - pad, Math.max(...ys) + pad];
     svg.setAttribute('viewBox', `${x0.toFixed(1)} ${y0.toFixed(1)} ${(x1 - x0).toFixed(1)} ${(y1 - y0).toFixed(1)}`);
@@ -338,9 +362,11 @@ export async function avlFamily(api, id) {
     const old = box.querySelector('.avl-why');
     let fresh = null;
     const state = last.state;
-    if (mv.from && !mv.running && hovered && hovered !== mv.from && mover(state) && !firstSteps(state, mv.from).has(hovered)) {
+    const r = mv.from && reachFor(state, mv.from);
+    const there = r && r.reach.get(hovered);
+    if (mv.from && !mv.running && hovered && hovered !== mv.from && mover(state) && (!there || there.pass)) {
       const why = whyNot(state, mv.from, hovered);
-      if (why) fresh = h('p', { class: 'avl-why' }, h('strong', {}, `${label(hovered)}: not a step the engine offers now. `), why);
+      if (why) fresh = h('p', { class: 'avl-why', 'data-hex': hovered }, h('strong', {}, `Why not ${label(hovered)}? `), why);
     }
     if (old && fresh) old.replaceWith(fresh);
     else if (old) old.remove();
@@ -390,131 +416,87 @@ export async function avlFamily(api, id) {
    *  player left out. */
   const groupAt = (state, k) => [...new Set(movesFrom(state, k).map((m) => m.piece))].filter((p) => !mv.off.has(p));
 
-  /** The first steps of the group from `k` (the engine's legal moves): per hex, the
-   *  pieces that may take it and the dearest cost. */
-  function firstSteps(state, k) {
+  /** The engine's reach for the group moving from `k` (the pieces with a legal step,
+   *  less those left out): one piece's own, or the stack's common one (advice), with
+   *  the pieces in the order they move. Cached per state and group. */
+  let reachCache = { version: -1, keyed: new Map() };
+  function reachFor(state, k) {
     const group = groupAt(state, k);
-    const out = new Map();
-    for (const m of movesFrom(state, k)) {
-      if (!group.includes(m.piece)) continue;
-      const t = key(m.to);
-      const x = out.get(t) || { pieces: new Set(), cost: 0, zoc: m.zoc, road: new Set() };
-      x.pieces.add(m.piece);
-      x.cost = Math.max(x.cost, m.cost);
-      if (m.road) x.road.add(m.piece);
-      out.set(t, x);
+    if (!group.length) return null;
+    const m = state.advice && state.advice.movement;
+    if (!m || !m.pieces) return null;
+    if (reachCache.version !== state.version) reachCache = { version: state.version, keyed: new Map() };
+    const id = `${k}:${[...group].sort((a, b) => a - b).join(',')}`;
+    if (reachCache.keyed.has(id)) return reachCache.keyed.get(id);
+    let found = null;
+    if (group.length === 1) {
+      const x = m.pieces.find((e) => e.piece === group[0]);
+      if (x) found = { pieces: group, reach: decodeReach(k, x.reach) };
+    } else {
+      const x = (m.stacks || []).find((e) => e.at && e.at.map && key(e.at.map) === k && e.pieces.length === group.length && group.every((p) => e.pieces.includes(p)));
+      if (x) found = { pieces: x.pieces, reach: decodeReach(k, x.reach) };
     }
-    return out;
+    reachCache.keyed.set(id, found);
+    return found;
   }
 
-  /**
-   * A route from `from` to `to` for the group, to be played one engine step at a time.
-   * The first step is one the engine offers; beyond it the route follows the map
-   * (no water, no hex with enemy combat units, rivers and ZOCs avoided where it can),
-   * but only the engine judges each hex as it is entered: this is a plan, not a promise.
-   */
-  function route(state, from, to) {
-    const first = firstSteps(state, from);
-    const group = groupAt(state, from);
-    if (first.has(to)) return [to];
-    const side = group.length ? board.pieces[group[0]].side : null;
-    const stacks = last ? last.stacks : stacksOf(state);
-    const zoc = new Set(((state.advice.movement && state.advice.movement.enemy_zoc) || []).map(key));
-    const blocked = (k) => {
-      const x = labels.get(k);
-      if (!x || x.water) return true;
-      return (stacks.get(k) || []).some((p) => board.pieces[p].side !== side && board.pieces[p].kind !== 'hq');
-    };
-    // Weights in half MPs, a guess at the terrain's cost to shape the route only.
-    const weight = (a, b) => {
-      const s = sides.get(sideKey(a, b)) || {};
-      if (s.road && !zoc.has(a) && !zoc.has(b)) return 1;
-      let w = labels.get(b).terrain === 'clear' ? 2 : 4;
-      if (labels.get(b).pocket) w += 40; // closed for the first turns (13.0)
-      if (s.barrier === 'minor_river' && !s.road) w += 2;
-      if (s.barrier === 'major_river') w += 40;
-      if (s.barrier === 'impassable') return Infinity;
-      if (zoc.has(a)) w += 4;
-      if (zoc.has(b)) w += 4;
-      return w;
-    };
-    const dist = new Map();
-    const prev = new Map();
-    const buckets = [];
-    const push = (k, d) => {
-      (buckets[d] || (buckets[d] = [])).push(k);
-    };
-    for (const [k, x] of first) {
-      if (x.pieces.size !== group.length) continue;
-      dist.set(k, x.cost);
-      prev.set(k, null);
-      push(k, x.cost);
-    }
-    for (let d = 0; d < buckets.length && d < 4000; d += 1) {
-      for (const k of buckets[d] || []) {
-        if (dist.get(k) !== d) continue;
-        if (k === to) {
-          const path = [];
-          for (let at = k; at !== null; at = prev.get(at)) path.unshift(at);
-          return path;
-        }
-        for (const n of neighbours(k)) {
-          if (n === from || blocked(n)) continue;
-          const w = weight(k, n);
-          if (!Number.isFinite(w)) continue;
-          const nd = d + w;
-          if (!dist.has(n) || nd < dist.get(n)) {
-            dist.set(n, nd);
-            prev.set(n, k);
-            push(n, nd);
-          }
-        }
-      }
-    }
-    return null;
-  }
-
-  /** Plans the group's move from the selected hex to `to`: a traced path if the
-   *  pointer drew one there, else a route. */
+  /** Plans the group's move from the selected hex to `to`: the path the player traced
+   *  there, else the engine's cheapest path (its reach). */
   function planTo(state, to) {
     const t = mv.trail;
-    let path = null;
-    if (t && t[0] === mv.from && t[t.length - 1] === to && t.length > 1) path = t.slice(1);
-    else path = route(state, mv.from, to);
+    const r = reachFor(state, mv.from);
+    const there = r && r.reach.get(to);
     mv.trail = null;
-    mv.plan = path ? { path, dest: to } : null;
-    mv.note = path ? '' : `No route to ${hexName(to)} for this stack: water, enemy units or the map's edge are in the way.`;
+    mv.plan = null;
+    mv.note = '';
+    if (t && t[0] === mv.from && t[t.length - 1] === to && t.length > 1) {
+      const path = t.slice(1);
+      const same = there && there.path.join(' ') === path.join(' ');
+      mv.plan = { path, dest: to, traced: !same, road: same && there.road, cost: same ? there.cost : null, left: same ? there.left : null, pieces: r ? r.pieces : groupAt(state, mv.from) };
+      return;
+    }
+    if (there && !there.pass) {
+      mv.plan = { path: there.path, dest: to, traced: false, road: there.road, cost: there.cost, left: there.left, pieces: r.pieces };
+      return;
+    }
+    mv.note = `${hexName(to)}: ${whyNot(state, mv.from, to) || 'not in reach'}`;
   }
 
-  /** Facts about entering `to` from `from`, for "why not?" and the route: the ones
-   *  the view and the board say (the engine's refusal comes when a step is tried). */
+  /** "Why not?" for hex `to` from `from`, in the engine's words: the refusal `check`
+   *  gives each piece of the group for a hex next to it (advice `refused`), a hex the
+   *  stack may only pass through (5.0.4), or one beyond its MPs this segment. */
   function whyNot(state, from, to) {
-    const x = labels.get(to);
-    if (!x) return 'off the map (8.1.5)';
-    if (x.water) return 'a water hex (8.1.5)';
+    const m = state.advice && state.advice.movement;
+    if (!m || !m.pieces) return null;
     const group = groupAt(state, from);
-    const side = group.length ? board.pieces[group[0]].side : null;
-    const here = (last && last.stacks.get(to)) || [];
-    const facts = [];
-    if (here.some((p) => board.pieces[p].side !== side && board.pieces[p].kind !== 'hq')) facts.push('enemy combat units are there (5.0.2)');
-    if (!neighbours(from).includes(to)) return null;
-    const s = sides.get(sideKey(from, to)) || {};
-    const zoc = new Set(((state.advice.movement && state.advice.movement.enemy_zoc) || []).map(key));
-    if (s.barrier === 'impassable') facts.push('an impassable hexside (8.1.5)');
-    if (s.barrier === 'major_river' && zoc.has(from) && zoc.has(to)) facts.push('a major river from an enemy ZOC into an enemy ZOC (8.2.2)');
-    else if (s.barrier === 'major_river' && !s.road) facts.push('an unbridged major river: crossed only by a unit that starts its move beside it, and it stops (8.1.3)');
-    if (x.pocket) facts.push('the Stalingrad Pocket, closed until rule 13.0 opens it');
-    const friends = here.filter((p) => board.pieces[p].side === side);
-    const units = friends.filter((p) => board.pieces[p].kind !== 'hq').length + group.filter((p) => board.pieces[p].kind !== 'hq').length;
-    if (units > 2) facts.push(`stacking: ${units} combat units would end there, the limit is 2 (5.0.1)`);
-    if (friends.some((p) => board.pieces[p].kind === 'hq') && group.some((p) => board.pieces[p].kind === 'hq')) facts.push('a HQ is there already (5.0.1)');
-    if (zoc.has(to)) facts.push('it is in an enemy ZOC: 2 MP more to enter (8.2.1)');
-    if (zoc.has(from)) facts.push('leaving an enemy ZOC: 2 MP more (8.2.1)');
-    if (s.barrier === 'minor_river' && !s.road) facts.push('an unbridged minor river: 1 MP more (8.1.3)');
-    if (x.terrain !== 'clear') facts.push(`${x.terrain} terrain`);
-    const left = group.map((p) => `${pieceName(p)} ${mpLeft(p, state) ?? '?'} MP left`);
-    if (left.length) facts.push(left.join(', '));
-    return facts.join('; ');
+    const r = reachFor(state, from);
+    const there = r && r.reach.get(to);
+    if (there && there.pass) return `the stack may pass through it but not end its move there (the stacking limit, rule 5.0.4; ${mp(there.cost)} MP to get there).`;
+    if (neighbours(from).includes(to)) {
+      const reasons = new Map();
+      for (const p of group) {
+        const e = m.pieces.find((x) => x.piece === p);
+        const no = e && e.refused.find((x) => key(x.to) === to);
+        if (!no) continue;
+        const text = `${no.message} (rule ${no.rule})`;
+        reasons.set(text, [...(reasons.get(text) || []), pieceName(p)]);
+      }
+      if (reasons.size) {
+        const all = [...reasons.values()].flat().length === group.length && reasons.size === 1;
+        return [...reasons].map(([text, names]) => (all ? `${text}.` : `${names.join(' and ')}: ${text}.`)).join(' ');
+      }
+      if (group.length > 1) return 'each piece could step there alone, but not the stack together (the stacking limit, rule 5.0.1).';
+    }
+    if (!labels.has(to)) return 'off the map (rule 8.1.5).';
+    if (labels.get(to).water) return 'a water hex (rule 8.1.5).';
+    const alone = group.filter((p) => {
+      const e = m.pieces.find((x) => x.piece === p);
+      return e && e.reach.some((x) => key(x.to) === to);
+    });
+    if (alone.length && alone.length < group.length) return `only ${alone.map(pieceName).join(' and ')} can get there this segment; untick the others to move ${alone.length === 1 ? 'it' : 'them'} alone.`;
+    if (alone.length) return 'the pieces can each get there, but not along one path together.';
+    const left = group.map((p) => `${pieceName(p)} ${mpLeft(p, state) ?? '?'} MP`).join(', ');
+    return `out of reach this segment: no path of legal steps gets there with the MPs left (${left}).`;
   }
 
   /** The move box: the selected stack's pieces (untick one to move it alone), the path
@@ -531,7 +513,6 @@ export async function avlFamily(api, id) {
     }
     const all = [...new Set(movesFrom(state, mv.from).map((m) => m.piece))];
     const group = groupAt(state, mv.from);
-    const first = firstSteps(state, mv.from);
     const parts = [h('p', {}, h('strong', {}, `Move from ${label(mv.from)}: `),
       ...all.map((p) => h('label', { class: 'avl-pick' }, h('input', {
         type: 'checkbox', checked: !mv.off.has(p), disabled: mv.running,
@@ -544,9 +525,11 @@ export async function avlFamily(api, id) {
       }), ` ${pieceName(p)} (${mpLeft(p, state) ?? '?'} MP)`)))];
     if (mv.plan) {
       const p = mv.plan;
-      const step = first.get(p.path[0]);
-      parts.push(h('p', { class: 'avl-path' }, `Path: ${[mv.from, ...p.path].map(label).join(' \u2192 ')} (${p.path.length} hex${p.path.length === 1 ? '' : 'es'}${step ? `; the first costs ${mp(step.cost)} MP` : ''}). `,
-        p.path.length > 1 ? 'The server checks every hex as it is entered; the move stops where one is refused.' : ''));
+      const n = `${p.path.length} hex${p.path.length === 1 ? '' : 'es'}`;
+      parts.push(h('p', { class: 'avl-path', 'data-path': p.path.join(' '), 'data-road': p.road ? '1' : '0' }, `Path: ${[mv.from, ...p.path].map(label).join(' \u2192 ')} `,
+        p.traced
+          ? `(${n}, traced by you; the engine judges each hex as it is entered and the move stops where one is refused).`
+          : `(${n}${p.road ? ' by road, strategic movement (8.3)' : ''}: ${mp(p.cost)} MP, ${mp(p.left)} MP left; the engine's cheapest path).`));
       parts.push(h('p', {},
         h('button', { type: 'button', class: 'primary avl-go', disabled: mv.running || !group.length, onclick: () => play() }, `Move ${group.map(pieceName).join(' and ')} to ${label(p.dest)}`), ' ',
         h('button', { type: 'button', disabled: mv.running, onclick: () => { mv.plan = null; redraw(); } }, 'Cancel path')));
@@ -604,22 +587,19 @@ export async function avlFamily(api, id) {
     markLayer.append(g);
   }
 
-  /** The costs of the group's first steps on their hexes, and the planned path. */
+  /** The selected stack's reach, shaded with the MPs each hex costs (Z: an enemy
+   *  ZOC; a hex it may only pass through is hatched), and the planned path. */
   function drawMarks(state, marks) {
     markLayer.replaceChildren();
-    if (marks.selected) {
-      const first = mover(state) && mv.from === marks.selected ? firstSteps(state, marks.selected) : null;
-      const cheapest = new Map();
-      for (const x of movesFrom(state, marks.selected)) {
-        const k = key(x.to);
-        const old = cheapest.get(k);
-        if (!old || x.cost < old.cost) cheapest.set(k, x);
-      }
-      for (const [k, x] of cheapest) {
-        const [cx, cy] = centre(unkey(k));
-        const f = first && first.get(k);
-        const text = f ? `${mp(f.cost)}${f.zoc ? ' Z' : ''}` : `${mp(x.cost)}${x.zoc ? ' Z' : ''}`;
-        markLayer.append(el('text', { x: cx, y: cy + 4, class: `move-cost${x.zoc ? ' zoc' : ''}` }, text));
+    if (reachLayer) reachLayer.replaceChildren();
+    const r = marks.selected && groupAt(state, marks.selected).length ? reachFor(state, marks.selected) : null;
+    if (r) {
+      for (const [k, x] of r.reach) {
+        const c = centre(unkey(k));
+        if (reachLayer) reachLayer.append(el('polygon', { points: corners(c), class: `reach-hex${x.pass ? ' pass' : ''}${x.road ? ' road' : ''}`, 'data-hex': k }));
+        // Under a counter, not over it: its ID and strengths stay readable.
+        const y = last && last.stacks.has(k) ? c[1] + SIZE * 0.62 : c[1] + 4;
+        markLayer.append(el('text', { x: c[0], y, class: `move-cost${x.zoc ? ' zoc' : ''}`, 'data-hex': k }, `${mp(x.cost)}${x.zoc ? ' Z' : ''}`));
       }
     }
     if (mv.plan && mv.from) drawPath(mv.plan.path, mv.from);
@@ -630,22 +610,18 @@ export async function avlFamily(api, id) {
    *  judges every hex; at the first refusal the move stops and says why. */
   async function play(plan = mv.plan) {
     if (!ctx || !plan || mv.running) return;
-    const state = last.state;
     const from = mv.from;
-    const group = groupAt(state, from);
-    const zoc = new Set(((state.advice.movement && state.advice.movement.enemy_zoc) || []).map(key));
+    // The pieces in the engine's order (the one moving now first), each along the
+    // whole path, by road when the engine's path is strategic movement (8.3).
+    const group = plan.pieces;
     const hexes = [from, ...plan.path];
-    // Rule 8.3: strategic movement only if the whole path follows the road out of any
-    // enemy ZOC and the engine offers it for the first step.
-    const byRoad = hexes.every((k, i) => i === 0 || ((sides.get(sideKey(hexes[i - 1], k)) || {}).road && !zoc.has(k))) && !zoc.has(from);
-    const roadOffered = new Set(movesFrom(state, from).filter((m) => m.road && key(m.to) === plan.path[0]).map((m) => m.piece));
     mv.running = true;
     mv.note = '';
     showMove();
     const moved = [];
     let stop = null;
     for (const p of group) {
-      const road = byRoad && roadOffered.has(p) && plan.path.length > 1;
+      const road = plan.road;
       for (let i = 0; i < plan.path.length; i += 1) {
         const to = unkey(plan.path[i]);
         const before = last.state.version;
@@ -702,10 +678,9 @@ export async function avlFamily(api, id) {
         play();
         return true;
       }
-      const first = firstSteps(state, selected);
+      const r = reachFor(state, selected);
       const sourceHere = movesFrom(state, k).length > 0;
-      if (!first.has(k) && sourceHere && !(mv.trail && mv.trail[0] === selected && mv.trail.length > 2)) return false;
-      mv.note = '';
+      if (!(r && r.reach.has(k)) && sourceHere && !(mv.trail && mv.trail[0] === selected && mv.trail.length > 2)) return false;
       planTo(state, k);
       if (mv.plan && mv.plan.path.length === 1) {
         play();

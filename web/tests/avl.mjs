@@ -174,68 +174,74 @@ export async function avlChoicesOnce(browser, base) {
   await context.close();
 }
 
-/** A hex two steps from `from` that the group can surely reach: the first step one the
- *  engine offers at 1 MP out of any ZOC, the second clear, empty, out of any ZOC, with
- *  no river between. */
-function twoSteps(state, board, from, group) {
-  const zoc = new Set(state.advice.movement.enemy_zoc.map(key));
-  const hexes = new Map(board.hexes.map((x) => [key(x.hex), x]));
-  const sides = new Map(board.sides.map((s) => [[key(s.hexes[0]), key(s.hexes[1])].sort().join('|'), s]));
-  const stacks = stacksOf(state);
-  const moves = state.advice.movement.moves.filter((m) => group.includes(m.piece) && !m.road);
-  const firsts = [...new Set(moves.map((m) => key(m.to)))].filter((t) => group.every((p) => moves.some((m) => m.piece === p && key(m.to) === t && m.cost <= 2 && !m.zoc && m.left >= 2)));
-  for (const t of firsts) {
-    if (stacks.has(t)) continue;
-    for (const n of neighbours(t.split(',').map(Number))) {
-      const nk = key(n);
-      const x = hexes.get(nk);
-      const side = sides.get([t, nk].sort().join('|')) || {};
-      if (!x || x.water || x.terrain !== 'clear' || x.pocket || zoc.has(nk) || stacks.has(nk) || side.barrier || nk === from) continue;
-      if (neighbours(from.split(',').map(Number)).some((m) => key(m) === nk)) continue;
-      return { via: t, to: nk, label: x.label };
+/** The engine's reach entries (advice) decoded: hex key -> {path, cost, road, pass}. */
+function decode(from, list) {
+  const D = [[1, -1], [1, 0], [0, 1], [-1, 1], [-1, 0], [0, -1]];
+  const out = new Map();
+  for (const r of list) {
+    let at = from.split(',').map(Number);
+    const path = [];
+    for (const c of r.steps) {
+      at = [at[0] + D[Number(c)][0], at[1] + D[Number(c)][1]];
+      path.push(key(at));
     }
+    out.set(key(r.to), { ...r, path });
   }
-  return null;
+  return out;
 }
 
 /** Bug: a piece moved one hex per action (an 8-MP panzer took up to 16 clicks) and a
- *  stack asked "Jul or Cun?" at every step. Now: pick the stack, click the destination,
- *  see the path, confirm; every piece goes along it, one engine step at a time. */
+ *  stack asked "Jul or Cun?" at every step; then the page guessed the path. Now: pick
+ *  the stack, click the destination, see the engine's cheapest path (advice `stacks`
+ *  reach), confirm; every piece goes along it, one engine step at a time. */
 export async function avlWholeMove(browser, base) {
   let plan = null;
-  const found = await reach(base, (s, game) => {
-    if (s.view.position.phase !== 'movement') return false;
+  const found = await reach(base, (s) => {
+    if (s.view.position.phase !== 'movement' || !s.advice.movement.stacks) return false;
     const stacks = stacksOf(s);
     for (const [at, pieces] of movers(s)) {
       const group = [...pieces];
       if (group.length < 2 || group.length !== (stacks.get(at) || []).length) continue;
-      const two = twoSteps(s, game.board, at, group);
-      if (two) {
-        plan = { from: at, group, ...two };
+      const entry = s.advice.movement.stacks.find((e) => e.at.map && key(e.at.map) === at && e.pieces.length === group.length);
+      if (!entry) continue;
+      const far = [...decode(at, entry.reach)].find(([k, r]) => r.path.length >= 2 && !r.pass && !stacks.has(k));
+      if (far) {
+        plan = { from: at, group: entry.pieces, to: far[0], path: far[1].path, road: Boolean(far[1].road), cost: far[1].cost };
         return true;
       }
     }
     return false;
   }, hurry, 3000);
-  check(found, 'a Movement Segment with a whole stack free to move two hexes was reached');
+  check(found, 'a Movement Segment with a whole stack free to move two hexes or more was reached');
   if (!found) return;
+  const label = (k) => found.board.hexes.find((x) => key(x.hex) === k).label;
   const { context, page, problems } = await open(browser, base, found);
   const version = async () => Number(await page.locator('.status').getAttribute('data-version'));
   const v0 = await version();
   await page.locator(`g.hex[data-hex="${plan.from}"]`).click();
+  // The engine's reach is shaded, with the cost of each hex.
+  const shaded = await page.locator('svg.map .avl-reach .reach-hex').count();
+  const entry = found.state.advice.movement.stacks.find((e) => key(e.at.map) === plan.from && e.pieces.length === plan.group.length);
+  check(shaded === entry.reach.length, `the stack's reach is shaded: ${shaded} hexes of the engine's ${entry.reach.length}`);
+  const cost = await page.locator(`svg.map .move-cost[data-hex="${plan.to}"]`).textContent().catch(() => '');
+  check(cost.startsWith(String(plan.cost / 2)), `the destination shows its MP cost ${plan.cost / 2}: "${cost}"`);
+  await page.screenshot({ path: path.join(shots, 'avl-reach.png') });
   await page.locator(`g.hex[data-hex="${plan.to}"]`).click();
-  const path0 = await page.locator('.avl-path').textContent().catch(() => '');
-  check(path0.includes(plan.label), `the path to ${plan.label} is shown before it is played: "${path0}"`);
+  const shown = page.locator('.avl-path');
+  const path0 = await shown.textContent().catch(() => '');
+  check(path0.includes(label(plan.to)), `the path to ${label(plan.to)} is shown before it is played: "${path0}"`);
+  check(await shown.getAttribute('data-path') === plan.path.join(' '), `the path shown is the engine's (${plan.path.map(label).join(' ')}): "${path0}"`);
+  check(/the engine's cheapest path/.test(path0) && /MP left/.test(path0), `and says its cost and the MPs left: "${path0}"`);
   check(await page.locator('svg.map .avl-route').count() === 1, 'the path is drawn on the map');
   await page.screenshot({ path: path.join(shots, 'avl-path.png') });
   const names = plan.group.map((p) => found.board.pieces[p].id);
-  const steps = (path0.match(/\u2192/g) || []).length;
+  const steps = plan.path.length;
   await page.locator('.avl-go').click();
   await page.waitForFunction((n) => Number(document.querySelector('.status')?.dataset.version) >= n, v0 + steps * plan.group.length, { timeout: 15000 }).catch(() => {});
   await page.waitForTimeout(300);
   const after = await api(base, 'GET', `/api/games/${found.created.id}`, null, found.tokens[found.seat]);
   const there = plan.group.filter((p) => key(after.view.position.pieces[p].location.map) === plan.to);
-  check(there.length === plan.group.length, `the whole stack (${names.join(', ')}) went to ${plan.label}: ${there.length} of ${plan.group.length}`);
+  check(there.length === plan.group.length, `the whole stack (${names.join(', ')}) went to ${label(plan.to)}: ${there.length} of ${plan.group.length}`);
   check(after.version === v0 + steps * plan.group.length, `one engine Move per hex and piece: version ${v0} -> ${after.version}`);
   const note = await page.locator('.avl-note').textContent().catch(() => '');
   check(note.includes('moved to'), `the page says the move was made: "${note}"`);
@@ -251,66 +257,57 @@ export async function avlWholeMove(browser, base) {
   await context.close();
 }
 
-/** A move the engine refuses midway stops there and says why: a destination farther
- *  than the stack's MPs. Hovering a hex it cannot enter says why not. */
+/** "Why not?" gives the engine's reason and rule (advice `refused`) for a hex next to
+ *  the stack that it may not enter, and a hex beyond the stack's reach is said to be
+ *  out of reach, nothing played. */
 export async function avlMoveRefused(browser, base) {
   let plan = null;
   const found = await reach(base, (s, game) => {
-    if (s.view.position.phase !== 'movement') return false;
+    if (s.view.position.phase !== 'movement' || !s.advice.movement.pieces) return false;
     const hexes = new Map(game.board.hexes.map((x) => [key(x.hex), x]));
     for (const [at, pieces] of movers(s)) {
       const group = [...pieces];
-      const moves = s.advice.movement.moves.filter((m) => m.piece === group[0]);
-      // A neighbour the engine does not offer, to ask "why not?".
-      const offered = new Set(s.advice.movement.moves.filter((m) => pieces.has(m.piece)).map((m) => key(m.to)));
-      if (!neighbours(at.split(',').map(Number)).some((n) => hexes.has(key(n)) && !offered.has(key(n)))) continue;
-      const left = (moves[0].left + moves[0].cost) / 2;
-      // A land hex in line, farther than the MPs left allow.
+      if (group.length !== 1) continue;
+      const entry = s.advice.movement.pieces.find((e) => e.piece === group[0]);
+      const no = entry.refused.find((x) => hexes.has(key(x.to)));
+      if (!no) continue;
+      const reached = new Set(entry.reach.map((r) => key(r.to)));
       const [q, r] = at.split(',').map(Number);
+      const left = (entry.reach[0] ? entry.reach[0].cost + entry.reach[0].left : 8) / 2;
       for (const [dq, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]]) {
         const d = Math.ceil(left) + 2;
         const far = `${q + dq * d},${r + dr * d}`;
-        if (hexes.has(far) && !hexes.get(far).water) {
-          plan = { from: at, far, label: hexes.get(far).label };
+        if (hexes.has(far) && !hexes.get(far).water && !reached.has(far)) {
+          plan = { from: at, far, label: hexes.get(far).label, refused: no };
           return true;
         }
       }
     }
     return false;
   }, hurry, 3000);
-  check(found, 'a Movement Segment was reached');
+  check(found, 'a Movement Segment with a piece refused a neighbouring hex was reached');
   if (!found) return;
   const { context, page, problems } = await open(browser, base, found);
+  const v0 = Number(await page.locator('.status').getAttribute('data-version'));
   await page.locator(`g.hex[data-hex="${plan.from}"]`).click();
-  // "Why not?": a neighbour the engine does not offer, if there is one.
-  const offered = new Set(found.state.advice.movement.moves.filter((m) => key(found.state.view.position.pieces[m.piece].location.map) === plan.from).map((m) => key(m.to)));
-  const hexes = new Set(found.board.hexes.map((x) => key(x.hex)));
-  const refusedHex = neighbours(plan.from.split(',').map(Number)).map(key).find((n) => hexes.has(n) && !offered.has(n));
-  if (refusedHex) {
-    await page.locator(`g.hex[data-hex="${refusedHex}"]`).hover({ force: true });
-    const why = await page.locator('.avl-why').textContent().catch(() => '');
-    check(/not a step the engine offers/.test(why) && why.length > 45, `hovering a hex the stack cannot enter says why: "${why}"`);
-    await page.screenshot({ path: path.join(shots, 'avl-why-not.png') });
-  } else {
-    console.log('  avl: every neighbour was open; "why not" not tried');
-  }
+  const no = plan.refused;
+  await page.locator(`g.hex[data-hex="${key(no.to)}"]`).hover({ force: true });
+  const why = await page.locator('.avl-why').textContent().catch(() => '');
+  check(why.includes(no.message) && why.includes(`rule ${no.rule}`), `hovering a hex the piece cannot enter gives the engine's reason (${no.code}: "${no.message}", rule ${no.rule}): "${why}"`);
+  await page.screenshot({ path: path.join(shots, 'avl-why-not.png') });
+  // Clicking it plays nothing and says the same.
+  await page.locator(`g.hex[data-hex="${key(no.to)}"]`).click({ force: true });
+  await page.mouse.move(3, 3);
   await page.fill('input[aria-label="move to hex (XXYY)"]', plan.label);
   await page.locator('.avl-goto button').click();
-  const shown = await page.locator('.avl-path').textContent().catch(() => '');
-  if (!shown) {
-    // No route on the map (water, enemies): the page says so.
-    const note = await page.locator('.avl-move').textContent();
-    check(/No route/.test(note), `no path, and the page says why: "${note}"`);
-  } else {
-    await page.locator('.avl-go').click();
-    await page.waitForSelector('.avl-note', { timeout: 20000 }).catch(() => {});
-    const note = await page.locator('.avl-note').textContent().catch(() => '');
-    check(/stopped at \d{4}: the step into \d{4} was refused: .+/.test(note), `a refused step stops the move and says why: "${note}"`);
-  }
+  const note = await page.locator('.avl-move').textContent().catch(() => '');
+  check(await page.locator('.avl-path').count() === 0, 'no path is offered to a hex out of reach');
+  check(/out of reach this segment/.test(note), `a hex beyond the MPs left is said to be out of reach: "${note}"`);
+  await page.waitForTimeout(300);
+  const v1 = Number(await page.locator('.status').getAttribute('data-version'));
+  check(v1 === v0, `nothing was played (version ${v0} -> ${v1})`);
   await page.screenshot({ path: path.join(shots, 'avl-move-refused.png') });
-  // The refused step's 422 is the engine saying no, as it should.
-  const others = problems.filter((x) => !/status of 422/.test(x));
-  check(others.length === 0, others.join('\n'));
+  check(problems.length === 0, problems.join('\n'));
   await context.close();
 }
 
