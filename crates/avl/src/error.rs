@@ -26,9 +26,11 @@ impl RuleError {
     }
 }
 
+/// The sentence alone: the rule travels in its own field ([`RuleViolation::rule`]), and
+/// whoever shows both adds it (the page, [`engine::Problem`]'s display), once.
 impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (rule {})", self.message, self.rule)
+        f.write_str(&self.message)
     }
 }
 
