@@ -4,6 +4,7 @@
 // decides no rule: the hexes outlined are those of the legal actions.
 
 import { h } from './dom.js';
+import { charts } from './avl-charts.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const SIZE = 24; // hex radius in SVG units
@@ -856,6 +857,9 @@ export async function avlFamily(api, id) {
           stage === 'advance' ? h('p', {}, 'Advance after combat (9.6): pick a highlighted hex, or advance no further.') : null,
           h('p', { class: 'quiet' }, `Step: ${stage.replaceAll('_', ' ')}`)));
       }
+      // The charts on the table: TEC, CRT (this combat's column), turn and VP tracks, cup.
+      const table = charts(board, state, names, heard, chitName);
+      if (table) boxes.push(table);
       return boxes;
     },
 

@@ -311,4 +311,50 @@ export async function avlMoveRefused(browser, base) {
   await context.close();
 }
 
-export const tests = [avlStackViewer, avlResolvedOdds, avlChoicesOnce, avlWholeMove, avlMoveRefused];
+/** The charts on the table (avl-charts.js): the TEC, the whole CRT with the combat's
+ *  column marked, the turn track with the reinforcements due, the VP track, the cup and
+ *  the chits drawn this turn; at 1280x800 and on a phone. */
+export async function avlCharts(browser, base) {
+  const found = await reach(base, (s) => Boolean(s.view.position.battle && s.advice && s.advice.combat && s.advice.combat.odds && s.view.position.battle.stage === 'declaring'), (s) => {
+    const pick = (t) => s.legal.find((a) => type(a) === t);
+    if (s.view.position.phase === 'combat') return pick('attack') || null;
+    return Math.random() < 0.5 ? null : pick('end_movement');
+  }, 2500);
+  check(found, 'a combat being declared, at possible odds, was reached');
+  if (!found) return;
+  const odds = found.state.advice.combat.odds;
+  const columns = found.board.crt.columns;
+  const ratio = (x) => Number(String(x).split('-')[0]);
+  const want = columns.includes(odds) ? odds : (ratio(odds) > ratio(columns[columns.length - 1]) ? columns[columns.length - 1] : '');
+  for (const [viewport, name, extra] of [[{ width: 1280, height: 800 }, 'avl-charts.png', {}], [{ width: 390, height: 844 }, 'avl-charts-phone.png', { isMobile: true, hasTouch: true }]]) {
+    const { context, page, problems } = await open(browser, base, found, viewport, extra);
+    const box = page.locator('[aria-label="charts"]');
+    await box.waitFor({ timeout: 5000 }).catch(() => {});
+    for (const chart of ['terrain effects chart', 'combat results table', 'turn track', 'victory point track', 'chit cup']) {
+      check(await box.locator(`[aria-label="${chart}"]`).count() === 1, `the ${chart} is on the table (${viewport.width}px)`);
+    }
+    const crt = box.locator('[aria-label="combat results table"]');
+    check(await crt.locator('tbody tr').count() === 6 && await crt.locator('thead th').count() === columns.length + 1, 'the whole CRT: six die rows, every column');
+    check(await crt.getAttribute('data-column') === want, `the CRT marks this combat's column ${want} (odds ${odds}): "${await crt.getAttribute('data-column')}"`);
+    check((await crt.locator('thead th.current').textContent().catch(() => '')) === want, 'the marked heading is that column');
+    check(await crt.locator('td.current').count() === 6, 'the whole column is marked');
+    const terrains = Object.keys(found.board.tec.terrain).length;
+    check(await box.locator('[aria-label="terrain effects chart"] tbody tr').count() >= terrains, `the TEC lists every terrain (${terrains})`);
+    check(await box.locator('.avl-turn').count() === found.board.turns, `the turn track has ${found.board.turns} turns`);
+    check((await box.locator('.avl-turn.current strong').textContent()) === `Turn ${found.state.view.position.turn}`, 'the turn now is marked');
+    const due = found.board.pieces.filter((x) => x.arrival).length;
+    check(await box.locator('.avl-due .avl-chip').count() === due, `every reinforcement is on its turn (${due})`);
+    check(await box.locator('[aria-label="victory point track"] svg rect').count() === 2, 'the VP track draws both sides');
+    // A phone keeps the panel behind a button: open it, as a player would.
+    const show = page.getByRole('button', { name: /show the panel/ });
+    if (await show.count() && await show.first().isVisible()) await show.first().click();
+    check(await box.isVisible(), `the charts can be seen (${viewport.width}px)`);
+    await box.scrollIntoViewIfNeeded({ timeout: 3000 }).catch(() => {});
+    await page.screenshot({ path: path.join(shots, name) });
+    await axe(page, `avl charts ${viewport.width}`);
+    check(problems.length === 0, problems.join('\n'));
+    await context.close();
+  }
+}
+
+export const tests = [avlStackViewer, avlResolvedOdds, avlChoicesOnce, avlWholeMove, avlMoveRefused, avlCharts];

@@ -8,6 +8,7 @@ use hexmap::{Board as _, Direction, Hex, Orientation};
 use serde::Serialize;
 
 use crate::map::Settlement;
+use crate::scenario::{CrtSpec, Start, Tec, VictoryPoints};
 use crate::state::Rules;
 use crate::unit::{Nationality, Side, Strengths};
 
@@ -31,6 +32,30 @@ pub struct Board {
     pub boxes: Vec<BoardBox>,
     /// Every piece's counter (index = [`crate::PieceId`]): combat units, then HQs.
     pub pieces: Vec<Counter>,
+    /// The Terrain Effects Chart (8.1.2, 9.3.3), as the scenario gives it.
+    pub tec: Tec,
+    /// The Combat Results Table (9.4): its columns and six die rows.
+    pub crt: CrtSpec,
+    /// The turn track and the victory rules' figures.
+    pub track: Track,
+}
+
+/// The turn track (4.0, 7.1.2, 11.0, 13.0) and the victory figures (14.0), for the
+/// charts beside the map; each piece's arrival is on its [`Counter`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Track {
+    /// Rule 7.1.2: Axis chits put in the cup each turn (index 0: turn 1).
+    pub axis_chits: Vec<u8>,
+    /// Rule 7.1.2: Soviet chits besides STAVKA each turn.
+    pub soviet_chits_per_turn: u8,
+    /// Rules 7.2.2, 11.1.2: the turn each Manstein chit arrives.
+    pub manstein_turns: Vec<u8>,
+    /// Rule 13.0: the Stalingrad Pocket holds until the end of this turn (0: none).
+    pub pocket_until_turn: u8,
+    /// Rule 14.0.2: the VP lead that wins at once.
+    pub sudden_death_margin: u16,
+    /// Rule 14.0.1: what each thing is worth.
+    pub victory: VictoryPoints,
 }
 
 /// One hex of the map.
@@ -116,6 +141,12 @@ pub struct Counter {
     /// A HQ's Command Range (7.3.3).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<u8>,
+    /// Rule 11.0: the turn it arrives as a reinforcement.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arrival: Option<u8>,
+    /// Rule 11.2: the name of the box it arrives in.
+    #[serde(rename = "box", skip_serializing_if = "Option::is_none")]
+    pub in_box: Option<String>,
 }
 
 /// The board of a game played under `rules`.
@@ -192,6 +223,8 @@ pub fn board(rules: &Rules) -> Board {
         reduced: u.reduced,
         movement: u.movement,
         range: None,
+        arrival: arrival(u.start),
+        in_box: box_name(rules, u.start),
     });
     let hqs = rules.data.hqs.iter().map(|hq| Counter {
         id: hq.id.clone(),
@@ -203,6 +236,8 @@ pub fn board(rules: &Rules) -> Board {
         reduced: None,
         movement: hq.movement,
         range: Some(hq.range),
+        arrival: arrival(hq.start),
+        in_box: box_name(rules, hq.start),
     });
     Board {
         name: rules.scenario.name.clone(),
@@ -225,5 +260,31 @@ pub fn board(rules: &Rules) -> Board {
             })
             .collect(),
         pieces: units.chain(hqs).collect(),
+        tec: rules.scenario.tec.clone(),
+        crt: rules.scenario.crt.clone(),
+        track: Track {
+            axis_chits: rules.scenario.axis_chits.clone(),
+            soviet_chits_per_turn: rules.scenario.soviet_chits_per_turn,
+            manstein_turns: rules.scenario.manstein_turns.clone(),
+            pocket_until_turn: rules.scenario.pocket_until_turn,
+            sudden_death_margin: rules.scenario.sudden_death_margin,
+            victory: rules.scenario.victory,
+        },
+    }
+}
+
+fn arrival(start: Start) -> Option<u8> {
+    match start {
+        Start::Arrives { turn, .. } => Some(turn),
+        Start::Hex(_) => None,
+    }
+}
+
+fn box_name(rules: &Rules, start: Start) -> Option<String> {
+    match start {
+        Start::Arrives {
+            in_box: Some(b), ..
+        } => rules.data.boxes.get(usize::from(b)).map(|x| x.id.clone()),
+        _ => None,
     }
 }
