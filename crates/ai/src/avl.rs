@@ -9,6 +9,7 @@
 pub mod combat;
 pub mod determinize;
 pub mod eval;
+pub mod pace;
 pub mod snapshot;
 pub mod topology;
 
@@ -17,7 +18,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use avl::{Action, Avl, PieceId, View};
 use engine::{GameRng, Seat};
 
-use crate::AiGame;
+use crate::{AiGame, Budget, Pace};
 
 impl AiGame for Avl {
     fn view_seat(view: &View) -> Option<Seat> {
@@ -69,6 +70,12 @@ impl AiGame for Avl {
     /// Victory City, and how far the moving piece has gone (8.1.1).
     fn fingerprint(&self) -> u64 {
         fingerprint(self)
+    }
+
+    /// Forced decisions and the further steps of a move played at once, an activation's
+    /// decisions sharing one budget ([`pace`]).
+    fn pace(view: &View, legal: &[Action], budget: Budget, rng: &mut GameRng) -> Pace {
+        pace::pace(view, legal, budget, rng)
     }
 
     /// Rules 9.2, 9.3.4: declaring an attack that could only be withdrawn.

@@ -2,6 +2,18 @@
 
 use engine::{Game, GameRng, Seat, ToMove};
 
+use crate::Budget;
+
+/// How a search spends its budget on one decision ([`AiGame::pace`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace {
+    /// Play the legal action at this index without searching: the decision is forced,
+    /// or as good as forced.
+    Play(usize),
+    /// Search with this budget.
+    Search(Budget),
+}
+
 /// The search interface a game implements for the bots.
 pub trait AiGame: Game {
     /// The seat a view belongs to (`None`: a spectator's view).
@@ -71,6 +83,16 @@ pub trait AiGame: Game {
     /// paths, so each is scored once ([`AiGame::moving_piece`]).
     fn fingerprint(&self) -> u64 {
         0
+    }
+
+    /// How MCTS ([`crate::Mcts`]) spends its per-decision `budget` on this decision:
+    /// all of it (the default), less (a decision among many of one long turn, so that
+    /// the turn keeps pace), or none (a forced or near-forced decision, played at
+    /// once). It may draw on `rng` (a determinization), so the result stays a function
+    /// of the view, the legal actions, the budget and the random stream.
+    fn pace(view: &Self::View, legal: &[Self::Action], budget: Budget, rng: &mut GameRng) -> Pace {
+        let _ = (view, legal, rng);
+        Pace::Search(budget)
     }
 
     /// The reward vector of a finished game: the winners share 1.

@@ -37,7 +37,7 @@ mod random;
 pub mod viktory;
 
 pub use bot::{Bot, Budget};
-pub use game::{AiGame, settle};
+pub use game::{AiGame, Pace, settle};
 pub use greedy::Greedy;
 pub use level::{Level, LevelError};
 pub use mcts::{Mcts, MctsConfig, SearchStats};

@@ -111,11 +111,21 @@ impl<G: AiGame> Bot<G> for Mcts {
             return 0;
         }
         let start = Instant::now();
-        let (stats, iterations) = search::<G>(&self.config, view, rng);
+        // The game may judge the decision forced, or worth less than the whole budget.
+        let cfg = match G::pace(view, legal, self.config.budget, rng) {
+            // Like a single legal action: no search, no statistics.
+            crate::Pace::Play(i) if i < legal.len() => return i,
+            crate::Pace::Play(_) => self.config,
+            crate::Pace::Search(budget) => MctsConfig {
+                budget,
+                ..self.config
+            },
+        };
+        let (stats, iterations) = search::<G>(&cfg, view, rng);
         self.last = Some(SearchStats {
             iterations,
             elapsed: start.elapsed(),
-            trees: self.config.trees.max(1),
+            trees: cfg.trees.max(1),
         });
         // The most visited legal action; ties to the better mean, then the first.
         let mut best: Option<(usize, u32, f64)> = None;

@@ -933,3 +933,301 @@ fn greedy_ends_a_movement_segment_only_when_no_move_is_worth_more() {
     }
     assert!(passes > 10, "only {passes} passes checked");
 }
+
+/// The `PACE_*` setting `name` read as a number list, or `default`.
+fn pace_setting(name: &str, default: &[u64]) -> Vec<u64> {
+    std::env::var(name).ok().map_or_else(
+        || default.to_vec(),
+        |v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect(),
+    )
+}
+
+/// Median, 90th percentile and maximum of `v` (ms), with the count.
+fn pace_summary(v: &mut [f64]) -> String {
+    if v.is_empty() {
+        return "none".into();
+    }
+    v.sort_by(f64::total_cmp);
+    let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+    format!(
+        "{} decisions: median {:.0} ms, p90 {:.0} ms, max {:.0} ms, mean {:.0} ms",
+        v.len(),
+        at(0.5),
+        at(0.9),
+        v[v.len() - 1],
+        v.iter().sum::<f64>() / v.len() as f64
+    )
+}
+
+/// The STAVKA activation (7.2.2) under way, if any: its turn marker.
+fn stavka_activation(s: &Avl) -> Option<u64> {
+    let pos = s.position();
+    let act = pos.activation.as_ref()?;
+    (act.chit == Some(Chit::Stavka)
+        && matches!(pos.phase, avl::Phase::Movement | avl::Phase::Combat))
+    .then(|| ai::avl::turn_marker(s))
+}
+
+/// Pace of the levels on the campaign (issue 27: a `normal` decision ≤ 0.3 s, a whole
+/// STAVKA activation ≤ 20 s on one core). Greedy plays campaign games (seeds
+/// `PACE_SEEDS`, to the end of turn `PACE_TURNS`); every `PACE_EVERY`-th seat decision
+/// with a choice, each level of `PACE_LEVELS` (1 normal, 2 hard) is asked for its choice
+/// on one thread and timed (the game goes on with greedy's choice, so every build and
+/// level sees the same positions); at the first `PACE_STAVKA` STAVKA activations of
+/// each game, each level plays the whole activation for the Soviet side on a copy
+/// (greedy answers the Axis decisions inside it), and its thinking time is summed.
+/// Prints the figures; asserts nothing about time. Run in release:
+///
+/// `cargo test --release -p ai --test avl_bots -- --ignored campaign_pace --nocapture`
+#[test]
+#[ignore = "a timing tool: run in release, prints figures"]
+fn campaign_pace() {
+    use std::time::Instant;
+    let seeds = pace_setting("PACE_SEEDS", &[1, 2]);
+    let turns = pace_setting("PACE_TURNS", &[4])[0];
+    let every = pace_setting("PACE_EVERY", &[12])[0].max(1);
+    let stavkas = pace_setting("PACE_STAVKA", &[1])[0];
+    let levels: Vec<ai::Level> = pace_setting("PACE_LEVELS", &[1])
+        .into_iter()
+        .map(|l| {
+            if l >= 2 {
+                ai::Level::Hard
+            } else {
+                ai::Level::Normal
+            }
+        })
+        .collect();
+    let mut single: Vec<Vec<f64>> = vec![Vec::new(); levels.len()];
+    let mut in_stavka: Vec<Vec<f64>> = vec![Vec::new(); levels.len()];
+    let mut whole: Vec<Vec<(f64, u64, u64)>> = vec![Vec::new(); levels.len()];
+    // Time on this thread's core (Linux: /proc/thread-self/schedstat, in ns), so that
+    // the figures do not count time the machine gave to other processes.
+    let cpu_ms = || {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|t| t.split_whitespace().next()?.parse::<f64>().ok())
+            .map_or(f64::NAN, |ns| ns / 1e6)
+    };
+    let mut cpu: Vec<Vec<f64>> = vec![Vec::new(); levels.len()];
+    let mut whole_cpu: Vec<Vec<f64>> = vec![Vec::new(); levels.len()];
+    // Index, wall-clock ms, on-core ms.
+    let think =
+        |level: ai::Level, s: &Avl, seat: Seat, legal: &[avl::Action], rng: &mut GameRng| {
+            // As the server asks: a forced decision is answered at once.
+            if legal.len() <= 1 {
+                return (0, 0.0, 0.0);
+            }
+            let mut bot = level.bot::<Avl>(level.time(), 1);
+            let (t, c) = (Instant::now(), cpu_ms());
+            let i = bot.choose(&s.view(Some(seat)), legal, rng);
+            (i, t.elapsed().as_secs_f64() * 1e3, cpu_ms() - c)
+        };
+    for &seed in &seeds {
+        let mut s = start(CAMPAIGN, Options::default());
+        let mut greedy = Greedy::default();
+        let mut step = 0u64;
+        let mut last_stavka = None;
+        let mut stavka_done = 0;
+        let started = Instant::now();
+        loop {
+            if s.turn().0 > u8::try_from(turns).unwrap_or(u8::MAX) {
+                break;
+            }
+            let seat = match s.to_move() {
+                ToMove::Over(_) => break,
+                ToMove::Chance => {
+                    let a = s.sample_chance(&mut arena::chance_rng(seed, step));
+                    s.apply_unchecked(a);
+                    step += 1;
+                    continue;
+                }
+                ToMove::Seat(seat) => seat,
+            };
+            let legal = s.legal_actions();
+            let stavka = stavka_activation(&s);
+            if stavka.is_some() && stavka != last_stavka && stavka_done < stavkas {
+                stavka_done += 1;
+                let units = s
+                    .position()
+                    .activation
+                    .as_ref()
+                    .map_or(0, |a| a.units.len());
+                for (k, &level) in levels.iter().enumerate() {
+                    let mut c = s.clone();
+                    let (mut ms, mut on_core, mut decisions, mut choices) = (0.0, 0.0, 0u64, 0u64);
+                    let mut cstep = step;
+                    while stavka_activation(&c) == stavka {
+                        match c.to_move() {
+                            ToMove::Over(_) => break,
+                            ToMove::Chance => {
+                                let a = c.sample_chance(&mut arena::chance_rng(seed, cstep));
+                                c.apply_unchecked(a);
+                            }
+                            ToMove::Seat(who) => {
+                                let legal = c.legal_actions();
+                                let mut rng = arena::bot_rng(seed, cstep);
+                                let i = if who.index() == 1 {
+                                    let (i, t, tc) = think(level, &c, who, &legal, &mut rng);
+                                    decisions += 1;
+                                    if legal.len() > 1 {
+                                        choices += 1;
+                                        in_stavka[k].push(t);
+                                        cpu[k].push(tc);
+                                        on_core += tc;
+                                    }
+                                    ms += t;
+                                    i
+                                } else {
+                                    Bot::<Avl>::choose(
+                                        &mut greedy,
+                                        &c.view(Some(who)),
+                                        &legal,
+                                        &mut rng,
+                                    )
+                                };
+                                c.apply_unchecked(legal[i]);
+                            }
+                        }
+                        cstep += 1;
+                    }
+                    println!(
+                        "seed {seed} turn {}: STAVKA activation of {units} units, {level}: {:.1} s ({:.1} s on core) for {decisions} Soviet decisions ({choices} with a choice)",
+                        s.turn().0,
+                        ms / 1e3,
+                        on_core / 1e3
+                    );
+                    whole_cpu[k].push(on_core);
+                    whole[k].push((ms, decisions, choices));
+                }
+            }
+            last_stavka = stavka;
+            if legal.len() > 1 && step.is_multiple_of(every) {
+                for (k, &level) in levels.iter().enumerate() {
+                    let (_, t, tc) =
+                        think(level, &s, seat, &legal, &mut arena::bot_rng(seed, step));
+                    single[k].push(t);
+                    cpu[k].push(tc);
+                }
+            }
+            let i = Bot::<Avl>::choose(
+                &mut greedy,
+                &s.view(Some(seat)),
+                &legal,
+                &mut arena::bot_rng(seed, step),
+            );
+            s.apply_unchecked(legal[i]);
+            step += 1;
+        }
+        println!(
+            "seed {seed}: to turn {} in {:.0} s",
+            s.turn().0,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    for (k, level) in levels.iter().enumerate() {
+        println!(
+            "{level}, decisions along the games: {}",
+            pace_summary(&mut single[k])
+        );
+        println!(
+            "{level}, Soviet decisions in STAVKA activations: {}",
+            pace_summary(&mut in_stavka[k])
+        );
+        println!(
+            "{level}, all of them, on-core time: {}",
+            pace_summary(&mut cpu[k])
+        );
+        for ((ms, d, c), on_core) in whole[k].iter().zip(&whole_cpu[k]) {
+            println!(
+                "{level}, a STAVKA activation: {:.1} s, {:.1} s on core ({d} decisions, {c} with a choice)",
+                ms / 1e3,
+                on_core / 1e3
+            );
+        }
+    }
+}
+
+/// An activation shares one budget (`ai::avl::pace`): small ones search at the full
+/// per-decision budget, a STAVKA-sized one less, and with time at most the activation's
+/// time in all over its expected decisions.
+#[test]
+fn an_activation_shares_one_budget() {
+    use ai::avl::pace::{ACTIVATION_TIME, activation_budget, expected_choices};
+    use std::time::Duration;
+    assert_eq!(
+        activation_budget(Budget::Iterations(200), 6),
+        Budget::Iterations(200)
+    );
+    let Budget::Iterations(n) = activation_budget(Budget::Iterations(200), 46) else {
+        panic!("an iteration budget stays one");
+    };
+    assert!(n < 200 && n > 0, "{n}");
+    let Budget::Time(d) = activation_budget(Budget::Time(Duration::from_secs(1)), 46) else {
+        panic!("a time budget stays one");
+    };
+    assert!(d.mul_f64(expected_choices(46)) <= ACTIVATION_TIME + Duration::from_millis(1));
+    assert_eq!(
+        activation_budget(Budget::Time(Duration::from_millis(250)), 3),
+        Budget::Time(Duration::from_millis(250))
+    );
+}
+
+/// `AiGame::pace` on seeded demo playouts (with and without the 15.0 options): a decision
+/// played at once names a legal action that withdraws nothing, and, unless it is the only
+/// sensible one, carries on the piece moving now (8.1.1); the same view and random
+/// stream give the same answer. Decisions with a choice are still searched.
+#[test]
+fn pace_plays_only_forced_decisions_and_carried_on_moves() {
+    let (mut played, mut searched) = (0, 0);
+    for (seed, options) in [(5u64, Options::default()), (6, all_options())] {
+        let mut greedy = Greedy::default();
+        let mut s = start(avl::DEMO_SCENARIO, options);
+        let mut step = 0u64;
+        while step < 1_500 {
+            let seat = match s.to_move() {
+                ToMove::Over(_) => break,
+                ToMove::Chance => {
+                    let a = s.sample_chance(&mut arena::chance_rng(seed, step));
+                    s.apply_unchecked(a);
+                    step += 1;
+                    continue;
+                }
+                ToMove::Seat(seat) => seat,
+            };
+            let legal = s.legal_actions();
+            let view = s.view(Some(seat));
+            if legal.len() > 1 {
+                let budget = Budget::Iterations(50);
+                let pace = Avl::pace(&view, &legal, budget, &mut arena::bot_rng(seed, step));
+                assert_eq!(
+                    pace,
+                    Avl::pace(&view, &legal, budget, &mut arena::bot_rng(seed, step))
+                );
+                match pace {
+                    ai::Pace::Play(i) => {
+                        assert!(i < legal.len());
+                        assert!(!Avl::is_retraction(&legal[i]));
+                        let sensible = legal
+                            .iter()
+                            .filter(|a| !Avl::is_retraction(a) && !s.is_futile(a))
+                            .count();
+                        assert!(
+                            sensible == 1 || Avl::moving_piece(&legal[i]) == s.moving_now(),
+                            "{:?} played at once among {legal:?}",
+                            legal[i]
+                        );
+                        played += 1;
+                    }
+                    ai::Pace::Search(_) => searched += 1,
+                }
+            }
+            let i = Bot::<Avl>::choose(&mut greedy, &view, &legal, &mut arena::bot_rng(seed, step));
+            s.apply_unchecked(legal[i]);
+            step += 1;
+        }
+    }
+    assert!(
+        played > 20 && searched > 20,
+        "{played} played, {searched} searched"
+    );
+}
