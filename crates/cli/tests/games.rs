@@ -4,16 +4,15 @@
 //! record, replays and verifies with `hexwar replay` and `hexwar verify` (issue 27: it
 //! was refused as `no game "avl"`), while a tampered copy does not.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-fn hexwar() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hexwar"))
-}
+mod common;
+use common::hexwar;
 
 /// A `hexwar serve` child process on a fresh SQLite file, killed when dropped.
 struct Serve {
@@ -69,25 +68,10 @@ impl Drop for Serve {
     }
 }
 
-/// Runs `hexwar referee` on `input`: its replies.
+/// Runs `hexwar referee` on `input`: its replies, parsed.
 fn referee(input: &str) -> Vec<Value> {
-    let mut child = hexwar()
-        .arg("referee")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("hexwar runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
+    common::referee(input)
+        .iter()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
 }

@@ -7,35 +7,12 @@
 //! `referee_viktory.rs`; `games.rs` checks that every entry point lists the same games.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use serde_json::Value;
 
-fn hexwar() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hexwar"))
-}
-
-fn referee(input: &str) -> Vec<String> {
-    let mut child = hexwar()
-        .arg("referee")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("hexwar runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "referee exits cleanly");
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
-}
+mod common;
+use common::{hexwar, referee};
 
 /// Runs the referee on raw bytes; checks that it ends cleanly and returns its replies.
 fn referee_bytes(input: &[u8]) -> Vec<Value> {

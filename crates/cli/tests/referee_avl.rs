@@ -18,42 +18,17 @@
 //! To accept a deliberate change of the transcript, run the test with
 //! `UPDATE_GOLDEN=1` and review the diff of `tests/referee/avl.out.jsonl`.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
-fn hexwar() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hexwar"))
-}
+mod common;
+use common::{hexwar, referee};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/referee")
         .join(name)
-}
-
-fn referee(input: &str) -> Vec<String> {
-    let mut child = hexwar()
-        .arg("referee")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("hexwar runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "referee exits cleanly");
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(str::to_owned)
-        .collect()
 }
 
 #[test]
