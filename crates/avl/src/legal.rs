@@ -7,7 +7,7 @@ use crate::action::Action;
 use crate::check::check_in;
 use crate::derived::Derived;
 use crate::rules::{advance, command, hq, reinforcements, retreat, sequence};
-use crate::state::{Avl, BattleStage, Location, Phase, PieceId};
+use crate::state::{Avl, BattleStage, Phase, PieceId};
 
 /// Candidate actions for the current moment (a superset of the legal ones).
 pub fn candidates(s: &Avl) -> Vec<Action> {
@@ -143,17 +143,7 @@ fn candidates_in(d: &Derived<'_>) -> Vec<Action> {
 /// Rules 8.1, 8.3, 11.2.2: a move of `p` to each hex next to it (or to its box), by
 /// ordinary and by strategic movement: the candidates, legal or not.
 fn move_candidates(s: &Avl, p: PieceId, out: &mut Vec<Action>) {
-    let targets: Vec<hexmap::Hex> = match s.location(p) {
-        Location::Map(h) => s.map().neighbors(h).map(|(_, n)| n).collect(),
-        Location::Box(b) => s
-            .rules()
-            .data
-            .boxes
-            .get(usize::from(b))
-            .map_or_else(Vec::new, |x| x.adjacent.clone()),
-        _ => Vec::new(),
-    };
-    for to in targets {
+    for to in crate::reach::targets(s, p) {
         out.push(Action::Move { piece: p, to });
         out.push(Action::RoadMove { piece: p, to });
     }
