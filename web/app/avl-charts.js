@@ -75,7 +75,7 @@ function turnTrack(board, state, names) {
       arriving.length ? h('span', { class: 'avl-due' }, arriving.map((x) => h('span', { class: 'avl-chip', style: `background:${SIDE_COLORS[x.side]}`, title: `${x.id} (${x.nationality}${x.kind === 'hq' ? ' HQ' : ''})${x.box ? `, in box ${x.box}` : ''}` }, x.id))) : null));
   }
   return h('section', { class: 'avl-chart avl-track', 'aria-label': 'turn track' },
-    h('h4', {}, `Turn track: turn ${p.turn} of ${board.turns} (reinforcements due, 11.0)`),
+    h('h4', {}, `Turn track (11.0): turn ${p.turn} of ${board.turns}, with the reinforcements due`),
     h('ol', {}, turns));
 }
 

@@ -81,11 +81,11 @@ export async function avlFamily(api, id) {
   ensureStyles();
   const flat = board.orientation === 'flat_top';
   const centre = ([q, r]) => (flat ? [SIZE * 1.5 * q, SIZE * SQRT3 * (r + q / 2)] : [SIZE * SQRT3 * (q + r / 2), SIZE * 1.5 * r]);
-  const corners = ([x, y]) => {
+  const corners = ([x, y], radius = SIZE) => {
     const out = [];
     for (let i = 0; i < 6; i += 1) {
       const a = (Math.PI / 180) * (60 * i + (flat ? 0 : 30));
-      out.push(`${(x + SIZE * Math.cos(a)).toFixed(1)},${(y + SIZE * Math.sin(a)).toFixed(1)}`);
+      out.push(`${(x + radius * Math.cos(a)).toFixed(1)},${(y + radius * Math.sin(a)).toFixed(1)}`);
     }
     return out.join(' ');
   };
@@ -140,6 +140,11 @@ export async function avlFamily(api, id) {
   let markLayer = null;
   /** The reach of the selected stack, shaded under the pieces and the map's features. */
   let reachLayer = null;
+  /** The outlines of the hexes with actions, a target or the selection, over the tiles
+   *  (a tile's own edge is half hidden under its neighbours). */
+  let ringLayer = null;
+  /** The outline of the hex in keyboard focus (an SVG group's own outline is a box). */
+  let focusRing = null;
   /** The last drawing: its svg, state, marks and stacks (for the pointer's readouts). */
   let last = null;
   /** The game page's hooks ({act, render}); none on the replay page. */
@@ -153,6 +158,14 @@ export async function avlFamily(api, id) {
    *  of the stack's move, the path planned, a path traced by a drag, and what the last
    *  move came to. */
   const mv = { from: null, off: new Set(), plan: null, trail: null, running: false, note: '', goto: '' };
+  /** The "go to" buttons over the map (game page only). */
+  let jumpBar = null;
+  /** Whether the map has opened on this seat's decision, and whether the last drawing
+   *  was this seat's decision (a new one zooms the map there again). */
+  let focusedOnce = false;
+  /** The selected hex last kept clear of the overlay. */
+  let clearedFor = null;
+  let wasMine = false;
 
   /** Resolves once a drawing shows a state newer than `version` (the page fetches the
    *  state after each move's reply), or after `ms`. */
@@ -199,8 +212,16 @@ export async function avlFamily(api, id) {
       });
       g.addEventListener('pointerenter', () => point(k));
       g.addEventListener('pointerleave', () => { if (hovered === k) point(null); });
-      g.addEventListener('focus', () => point(k));
-      g.addEventListener('blur', () => { if (hovered === k) point(null); });
+      g.addEventListener('focus', () => {
+        point(k);
+        for (const p of focusRing.children) p.setAttribute('points', corners(c, SIZE - 1.5));
+        focusRing.dataset.hex = k;
+        focusRing.setAttribute('visibility', g.matches(':focus-visible') ? 'visible' : 'hidden');
+      });
+      g.addEventListener('blur', () => {
+        if (hovered === k) point(null);
+        focusRing.setAttribute('visibility', 'hidden');
+      });
       tiles.set(k, { g, polygon, title, base, label: x.label });
       layer.append(g);
     }
@@ -234,21 +255,218 @@ export async function avlFamily(api, id) {
     pieceLayer = el('g', { class: 'pieces' });
     markLayer = el('g', { class: 'marks' });
     reachLayer = el('g', { class: 'avl-reach' });
-    svg.append(layer, reachLayer, features, cityLayer, pieceLayer, markLayer);
+    ringLayer = el('g', { class: 'avl-rings' });
+    focusRing = el('g', { class: 'ring ring-focus', visibility: 'hidden' });
+    focusRing.append(el('polygon', { class: 'ring-under' }), el('polygon', { class: 'ring-over' }));
+    svg.append(layer, reachLayer, ringLayer, features, cityLayer, pieceLayer, markLayer, focusRing);
     const pad = SIZE * 1.5;
     const [x0, x1, y0, y1] = [Math.min(...xs) - pad, Math.max(...xs) + pad, Math.min(...ys) - pad, Math.max(...ys) + pad];
     svg.setAttribute('viewBox', `${x0.toFixed(1)} ${y0.toFixed(1)} ${(x1 - x0).toFixed(1)} ${(y1 - y0).toFixed(1)}`);
+    // The whole map is the zoom controls' "home"; the page may then zoom on the action.
+    svg.dataset.home = svg.getAttribute('viewBox');
     svg.dataset.fitted = '1';
     drawnOn = svg;
+    focusedOnce = false;
     traceDrags(svg);
+    watchZoom(svg);
     // The overlay: the move box and the stack viewer float over the map's box.
     const box = svg.parentNode;
     if (box && box.nodeType === 1) {
       // (The page may have made this family twice while the board loaded: one overlay.)
-      for (const old of box.querySelectorAll(':scope > .avl-overlay')) old.remove();
+      for (const old of box.querySelectorAll(':scope > .avl-overlay, :scope > .avl-jump')) old.remove();
       overlay = h('div', { class: 'avl-overlay' });
+      jumpBar = h('div', { class: 'avl-jump', role: 'group', 'aria-label': 'go to' });
       box.append(overlay);
+      if (ctx) box.append(jumpBar);
     }
+  }
+
+  /** The scale the map is drawn at, in screen pixels per SVG unit (`meet`). */
+  function pixelsPerUnit(svg) {
+    const vb = (svg.getAttribute('viewBox') || '').split(' ').map(Number);
+    const rect = svg.getBoundingClientRect();
+    if (vb.length !== 4 || !vb[2] || !rect.width) return 1;
+    return Math.min(rect.width / vb[2], rect.height / vb[3]);
+  }
+
+  /** Below this many pixels per SVG unit (a counter under about 22 px wide) each stack
+   *  is drawn as one counter with its count; above it, full counters. */
+  const FAR = 0.9;
+  /** Follows the map's zoom (the viewBox, the window's size): far or near drawing. */
+  function watchZoom(svg) {
+    const update = () => svg.classList.toggle('avl-far', pixelsPerUnit(svg) < FAR);
+    new MutationObserver(update).observe(svg, { attributes: true, attributeFilter: ['viewBox'] });
+    if (typeof ResizeObserver !== 'undefined') new ResizeObserver(update).observe(svg);
+    update();
+  }
+
+  /** Pans and zooms the map onto the hexes `keys` (all of them if they fit at a readable
+   *  size, else the window of that size holding the most of them), in the map's shape. */
+  function zoomTo(svg, keys) {
+    const pts = [...new Set(keys)].filter((k) => labels.has(k)).map((k) => centre(unkey(k)));
+    if (!pts.length) return false;
+    const rect = svg.getBoundingClientRect();
+    const [cw, ch] = rect.width > 0 && rect.height > 0 ? [rect.width, rect.height] : [800, 600];
+    const aspect = cw / ch;
+    const NEAR = 1.3; // px per unit: a counter about 31 px wide
+    const CLOSE = 2.6; // no closer than this on opening
+    const [winW, winH] = [cw / NEAR, ch / NEAR];
+    const pad = SIZE * 1.6;
+    const boxOf = (list) => {
+      const xs = list.map((p) => p[0]);
+      const ys = list.map((p) => p[1]);
+      return [Math.min(...xs) - pad, Math.min(...ys) - pad, Math.max(...xs) + pad, Math.max(...ys) + pad];
+    };
+    let b = boxOf(pts);
+    if (b[2] - b[0] > winW || b[3] - b[1] > winH) {
+      // Too spread out to read at once: the window around the point with most company.
+      const inside = (c) => pts.filter((p) => Math.abs(p[0] - c[0]) <= winW / 2 - pad && Math.abs(p[1] - c[1]) <= winH / 2 - pad);
+      let best = [pts[0]];
+      for (const c of pts) {
+        const here = inside(c);
+        if (here.length > best.length) best = here;
+      }
+      b = boxOf(best);
+    }
+    let [x0, y0, x1, y1] = b;
+    // Room below for the move box and the stack viewer (bottom left, over the map) and
+    // above for the "go to" buttons: the hexes land in the upper middle of the view.
+    y1 += (y1 - y0) * 0.45;
+    y0 -= SIZE;
+    let w = x1 - x0;
+    let hgt = y1 - y0;
+    const [mx, my] = [(x0 + x1) / 2, (y0 + y1) / 2];
+    // At least as wide as CLOSE allows, and in the map's own shape.
+    w = Math.max(w, cw / CLOSE);
+    hgt = Math.max(hgt, ch / CLOSE);
+    if (w / hgt < aspect) w = hgt * aspect;
+    else hgt = w / aspect;
+    [x0, y0] = [mx - w / 2, my - hgt / 2];
+    const home = (svg.dataset.home || '').split(' ').map(Number);
+    if (home.length === 4) {
+      // No closer than the whole map means the whole map. (Compare scales, not widths:
+      // the map is taller than wide, the window wider than tall.)
+      if (cw / w <= Math.min(cw / home[2], ch / home[3])) {
+        svg.setAttribute('viewBox', svg.dataset.home);
+        return true;
+      }
+      // Within the map where it can be: centred on it across a side longer than it; no
+      // blank above it; below it, room for the move box is kept.
+      x0 = w >= home[2] ? home[0] + (home[2] - w) / 2 : Math.min(Math.max(x0, home[0]), home[0] + home[2] - w);
+      y0 = hgt >= home[3] ? home[1] + (home[3] - hgt) / 2 : Math.max(y0, home[1]);
+    }
+    svg.setAttribute('viewBox', [x0, y0, w, hgt].map((v) => v.toFixed(1)).join(' '));
+    return true;
+  }
+
+  /** Pans the map up when hex `k` or its neighbours would sit under the move box and
+   *  the stack viewer (bottom left, over the map). */
+  function keepClear(svg, k) {
+    const t = tiles.get(k);
+    if (!t || !overlay || !overlay.childElementCount) return;
+    const hex = t.polygon.getBoundingClientRect();
+    const over = overlay.getBoundingClientRect();
+    const margin = hex.height * 1.1;
+    const need = hex.bottom + margin - over.top;
+    if (need <= 0 || hex.left - margin > over.right || hex.right + margin < over.left) return;
+    const vb = svg.getAttribute('viewBox').split(' ').map(Number);
+    const room = hex.top - svg.getBoundingClientRect().top - margin; // not off the top
+    const dy = Math.min(need, Math.max(room, 0)) / pixelsPerUnit(svg);
+    if (dy > 0) svg.setAttribute('viewBox', [vb[0], vb[1] + dy, vb[2], vb[3]].map((v) => v.toFixed(1)).join(' '));
+  }
+
+  /** The hexes of the decision now: the pieces that may act, the combat, the retreat. */
+  function decision(state, marks) {
+    const p = state.view.position;
+    const b = p.battle;
+    const stage = b && (typeof b.stage === 'string' ? b.stage : Object.keys(b.stage)[0]);
+    const mine = ctx && (state.legal || []).length > 0;
+    const out = { act: [], combat: [], retreat: [] };
+    if (mine) {
+      // As the page marks them with nothing selected: the hexes the actions start from,
+      // else those they go to.
+      const ends = state.legal.map((a) => endsOf(a, state));
+      const src = [...new Set(ends.map((e) => e.src).filter(Boolean))];
+      out.act = src.length ? src : [...new Set(ends.map((e) => e.dst).filter(Boolean))];
+    }
+    if (b) {
+      out.combat = [key(b.target), ...b.attackers.map((x) => pieceHex(state, x)).filter(Boolean)];
+      if (stage === 'retreat') {
+        const movers = defenders(state, b).map((x) => pieceHex(state, x)).filter(Boolean);
+        out.retreat = [...movers, ...(mine ? marks.targets : [])];
+        if (!out.retreat.length) out.retreat = [key(b.target)];
+      }
+    }
+    return out;
+  }
+
+  /** Where the map opens: the retreat, the combat, the pieces that may act; else (the
+   *  other side's decision) the activated pieces, else nothing (the whole map). */
+  function focusKeys(state, marks) {
+    const d = decision(state, marks);
+    if (d.retreat.length) return d.retreat;
+    if (d.combat.length) return d.combat;
+    if (d.act.length) return d.act;
+    const a = state.view.position.activation;
+    return a ? [...a.units, ...a.hqs].map((x) => pieceHex(state, x)).filter(Boolean) : [];
+  }
+
+  /** The "go to" buttons over the map: the next piece to act, the combat, a retreat,
+   *  each when it applies; each pans and zooms there and selects or shows it. */
+  function showJumps(svg, state, marks, onHex) {
+    if (!jumpBar || !ctx) return;
+    const d = decision(state, marks);
+    const buttons = [];
+    const order = d.act.filter((k) => last && last.stacks.has(k));
+    if (d.act.length) {
+      const from = marks.selected && order.includes(marks.selected) ? order.indexOf(marks.selected) : -1;
+      const next = order.length ? order[(from + 1) % order.length] : d.act[0];
+      const here = last && last.stacks.get(next);
+      const who = here && here.length ? `${pieceName(here[0])}${here.length > 1 ? ` +${here.length - 1}` : ''}, ` : '';
+      buttons.push(h('button', {
+        type: 'button', class: 'avl-jump-act', 'data-hex': next,
+        title: order.length > 1 ? `the next of ${order.length} stacks that may act` : 'where you must act',
+        onclick: () => {
+          zoomTo(svg, [next, ...neighbours(next)]);
+          if (order.includes(next) && marks.selected !== next && (marks.sources.has(next) || marks.selected)) {
+            if (marks.selected) onHex(marks.selected); // unselect first: a click would move there
+            if (!last.marks.selected) onHex(next);
+          }
+          const t = tiles.get(next);
+          if (t && t.g.hasAttribute('tabindex')) t.g.focus({ preventScroll: true });
+          else {
+            pinned = last.stacks.has(next) ? next : pinned;
+            showStack();
+          }
+        },
+      }, `Next to act: ${who}${label(next)}`));
+    }
+    if (d.combat.length) {
+      const at = d.combat[0];
+      buttons.push(h('button', {
+        type: 'button', class: 'avl-jump-combat', 'data-hex': at,
+        onclick: () => {
+          zoomTo(svg, d.combat);
+          pinned = last.stacks.has(at) ? at : null;
+          showStack();
+          const t = tiles.get(at);
+          if (t && t.g.hasAttribute('tabindex')) t.g.focus({ preventScroll: true });
+        },
+      }, `Combat: ${label(at)}`));
+    }
+    if (d.retreat.length) {
+      const to = [...marks.targets][0] || d.retreat[0];
+      buttons.push(h('button', {
+        type: 'button', class: 'avl-jump-retreat', 'data-hex': to,
+        onclick: () => {
+          zoomTo(svg, d.retreat);
+          const t = tiles.get(to);
+          if (t && t.g.hasAttribute('tabindex')) t.g.focus({ preventScroll: true });
+        },
+      }, `Retreat: ${label(d.retreat[0])}`));
+    }
+    jumpBar.replaceChildren(...buttons);
+    jumpBar.hidden = !buttons.length;
   }
 
   /** A drag from the selected stack traces its path, hex by hex, under the pointer. */
@@ -604,6 +822,40 @@ export async function avlFamily(api, id) {
       }
     }
     if (mv.plan && mv.from) drawPath(mv.plan.path, mv.from);
+    for (const old of ringLayer ? ringLayer.querySelectorAll('.avl-combat') : []) old.remove();
+    const battle = state.view.position.battle;
+    if (battle && ringLayer) drawCombat(state, battle);
+  }
+
+  /** The combat on the map, under the counters: the defending hex ringed in red, an
+   *  arrow across the hex side from each attacking hex (attackers are adjacent). */
+  function drawCombat(state, b) {
+    const target = key(b.target);
+    const [tx, ty] = centre(b.target);
+    const g = el('g', { class: 'avl-combat', 'data-hex': target });
+    // Inside the hex's own outline (a hex with actions keeps its ring).
+    const ring = corners([tx, ty], SIZE - 6.5);
+    g.append(el('polygon', { points: ring, class: 'combat-ring-under' }), el('polygon', { points: ring, class: 'combat-ring' }));
+    const from = [...new Set(b.attackers.map((x) => pieceHex(state, x)).filter(Boolean))];
+    for (const k of from) {
+      const [ax, ay] = centre(unkey(k));
+      const [dx, dy] = [tx - ax, ty - ay];
+      const len = Math.hypot(dx, dy) || 1;
+      const [ux, uy] = [dx / len, dy / len];
+      // From just past the attacker's counter to just short of the defender's.
+      const s0 = [ax + ux * SIZE * 0.62, ay + uy * SIZE * 0.62];
+      const s1 = [tx - ux * SIZE * 0.62, ty - uy * SIZE * 0.62];
+      const line = `${s0[0].toFixed(1)},${s0[1].toFixed(1)} ${s1[0].toFixed(1)},${s1[1].toFixed(1)}`;
+      const w = SIZE * 0.22;
+      const head = [[s1[0] + ux * w, s1[1] + uy * w], [s1[0] - uy * w, s1[1] + ux * w], [s1[0] + uy * w, s1[1] - ux * w]]
+        .map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ');
+      g.append(
+        el('polyline', { points: line, class: 'combat-arrow-under', 'data-from': k }),
+        el('polyline', { points: line, class: 'combat-arrow' }),
+        el('polygon', { points: head, class: 'combat-head' }),
+      );
+    }
+    ringLayer.append(g);
   }
 
   /** Plays the planned move: each piece of the group along the path, one engine Move
@@ -648,6 +900,19 @@ export async function avlFamily(api, id) {
     mv.off = new Set();
     ctx.render();
     showMove();
+  }
+
+  /** Where an action starts and where it goes, as hex keys (see `ends`). */
+  function endsOf(json, state) {
+    const [type, action] = typeof json === 'string' ? [json, {}] : Object.entries(json)[0];
+    const piece = action.piece ?? action.unit ?? null;
+    const src = piece !== null ? pieceHex(state, piece) : null;
+    const target = action.to || action.target;
+    if (target) return { src, dst: key(target) };
+    // Activating a HQ, losing a step: the piece's own hex is the target.
+    const own = action.hq ?? (type === 'lose_step' ? action.unit : null);
+    if (own !== null && own !== undefined && type !== 'relocate') return { src: null, dst: pieceHex(state, own) };
+    return { src: type === 'lose_step' ? null : src, dst: null };
   }
 
   return {
@@ -704,6 +969,7 @@ export async function avlFamily(api, id) {
       // Rule 6.0: the enemy ZOC, shaded while the side to move moves (advice).
       const movement = state.advice && state.advice.movement;
       const zoc = new Set(((movement && movement.enemy_zoc) || []).map(key));
+      ringLayer.replaceChildren();
       for (const [k, t] of tiles) {
         const classes = ['tile'];
         if (labels.get(k).pocket) classes.push('pocket');
@@ -712,14 +978,22 @@ export async function avlFamily(api, id) {
         if (marks.sources.has(k)) classes.push('source');
         if (marks.selected === k) classes.push('selected');
         t.polygon.setAttribute('class', classes.join(' '));
+        // A dark line under a light one, inside the hex: it shows on any terrain.
+        const ring = marks.selected === k ? 'selected' : marks.targets.has(k) ? 'target' : marks.sources.has(k) ? 'source' : null;
+        if (ring) {
+          const points = corners(centre(unkey(k)), SIZE - 3);
+          const g = el('g', { class: `ring ring-${ring}`, 'data-hex': k });
+          g.append(el('polygon', { points, class: 'ring-under' }), el('polygon', { points, class: 'ring-over' }));
+          ringLayer.append(g);
+        }
         const here = stacks.get(k);
         const pieces = here ? here.map((p) => describePiece(p, state)).join('; ') : '';
         t.title.textContent = pieces ? `${t.base}. ${pieces}` : t.base;
-        const clickable = marks.targets.has(k) || marks.sources.has(k);
+        const clickable = marks.targets.has(k) || marks.sources.has(k) || marks.selected === k;
         if (clickable) {
           t.g.setAttribute('tabindex', '0');
           t.g.setAttribute('role', 'button');
-          t.g.setAttribute('aria-label', `hex ${t.label}${here ? `, ${here.map(pieceName).join(', ')}` : ''}${marks.targets.has(k) ? ' (a target)' : ' (has actions)'}`);
+          t.g.setAttribute('aria-label', `hex ${t.label}${here ? `, ${here.map(pieceName).join(', ')}` : ''}${marks.targets.has(k) ? ' (a target)' : marks.sources.has(k) ? ' (has actions)' : ' (selected)'}`);
         } else {
           t.g.removeAttribute('tabindex');
           t.g.removeAttribute('role');
@@ -744,12 +1018,35 @@ export async function avlFamily(api, id) {
         for (let i = Math.min(list.length - 1, 2); i >= 1; i -= 1) {
           g.append(el('rect', { x: c[0] - 12 + 2.5 * i, y: c[1] - 10 - 2.5 * i, width: 24, height: 20, rx: 2, class: 'under', fill: NATION_COLORS[board.pieces[list[i]].nationality] || SIDE_COLORS[board.pieces[list[i]].side] }));
         }
-        g.append(counter(list[0], state, c, list.length - 1));
+        const near = el('g', { class: 'near' });
+        near.append(...g.childNodes);
+        near.append(counter(list[0], state, c, list.length - 1));
+        // Zoomed out: the stack is one plain counter with its count (CSS picks one).
+        const top = board.pieces[list[0]];
+        const far = el('g', { class: 'far counter compact', 'aria-hidden': 'true' });
+        far.append(el('rect', { x: c[0] - 17, y: c[1] - 14, width: 34, height: 28, rx: 3, fill: NATION_COLORS[top.nationality] || SIDE_COLORS[top.side] }));
+        if (list.length > 1) far.append(el('text', { x: c[0], y: c[1] + 8, class: 'far-count' }, String(list.length)));
+        g.append(near, far);
         pieceLayer.append(g);
       }
       drawMarks(state, marks);
       showStack();
       showMove();
+      showJumps(svg, state, marks, onHex);
+      // A stack just selected, with its neighbours, is kept clear of the move box.
+      if (mv.from && mv.from !== clearedFor) keepClear(svg, mv.from);
+      clearedFor = mv.from;
+      // Open on the decision: on the first drawing, and when the decision comes to
+      // this seat (not on each of its moves: the player keeps the view they chose).
+      if (ctx && Array.isArray(state.legal)) {
+        const mine = state.legal.length > 0;
+        if (!focusedOnce || (mine && !wasMine)) {
+          focusedOnce = true;
+          const keys = focusKeys(state, marks);
+          if (keys.length) zoomTo(svg, keys);
+        }
+        wasMine = mine;
+      }
     },
 
     /** What a legal action costs or promises, from the advice: a move's MPs and ZOC, an
@@ -773,15 +1070,7 @@ export async function avlFamily(api, id) {
     /** Where an action starts and where it goes, as hex keys. A Victory Lost's
      *  actions are `"end_movement"` or `{"move": {"piece": 3, "to": [q, r]}}`. */
     ends(json, state) {
-      const [type, action] = typeof json === 'string' ? [json, {}] : Object.entries(json)[0];
-      const piece = action.piece ?? action.unit ?? null;
-      const src = piece !== null ? pieceHex(state, piece) : null;
-      const target = action.to || action.target;
-      if (target) return { src, dst: key(target) };
-      // Activating a HQ, losing a step: the piece's own hex is the target.
-      const own = action.hq ?? (type === 'lose_step' ? action.unit : null);
-      if (own !== null && own !== undefined && type !== 'relocate') return { src: null, dst: pieceHex(state, own) };
-      return { src: type === 'lose_step' ? null : src, dst: null };
+      return endsOf(json, state);
     },
 
     /** The status line: turn, phase, victory points. */

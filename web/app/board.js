@@ -295,22 +295,29 @@ export function drawBoard(svg, view, marks, onHex) {
     const text = describeHex(k, t, town, stack, perimeter, sight && !sight.has(k));
     state.texts.set(k, text);
     const clickable = marks.targets.has(k) || marks.sources.has(k);
+    g.append(el('title', {}, text));
     if (clickable) {
-      g.setAttribute('tabindex', '0');
-      g.setAttribute('role', 'button');
-      g.setAttribute('aria-label', `hex ${k}${marks.targets.has(k) ? ' (a target)' : ' (has actions)'}: ${text}`);
-      // The label says everything the hex shows; its drawn numbers and marks are not
-      // read out a second time (and would not match the label, WCAG 2.5.3).
-      for (const t of g.querySelectorAll('text')) t.setAttribute('aria-hidden', 'true');
-      g.addEventListener('keydown', (e) => {
+      // The control is a clear hex laid over what the hex draws, named by its label,
+      // which says everything the hex shows. Were the drawn group the control, its
+      // numbers would be its content too: two stacks of 2 read "22", which the label
+      // ("2 × infantry…") does not contain (WCAG 2.5.3, label in name).
+      const hit = el('polygon', {
+        points: corners(c),
+        class: 'hit',
+        'data-hex': k,
+        tabindex: '0',
+        role: 'button',
+        'aria-label': `hex ${k}${marks.targets.has(k) ? ' (a target)' : ' (has actions)'}: ${text}`,
+      });
+      hit.addEventListener('keydown', (e) => {
         if (e.key === 'Enter' || e.key === ' ') {
           e.preventDefault();
           onHex(k);
         }
       });
+      g.append(hit);
     }
     g.addEventListener('click', () => onHex(k));
-    g.append(el('title', {}, text));
     layer.append(g);
   }
   svg.append(layer);

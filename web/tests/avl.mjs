@@ -40,9 +40,9 @@ function movers(state) {
  * each action (default: random, ending Movement Segments early). Gives up after `limit`
  * actions; tries a few games.
  */
-async function reach(base, wanted, choose, limit = 1500) {
+async function reach(base, wanted, choose, limit = 1500, preset = 'demo') {
   for (let attempt = 0; attempt < 6; attempt += 1) {
-    const created = await api(base, 'POST', '/api/games', { game: 'avl', preset: 'demo', seats: [{ name: 'Ann' }, { name: 'Bob' }] });
+    const created = await api(base, 'POST', '/api/games', { game: 'avl', preset, seats: [{ name: 'Ann' }, { name: 'Bob' }] });
     const tokens = created.seats.map((s) => s.token);
     const game = { created, tokens, board: (await api(base, 'GET', `/api/games/${created.id}/board`)).board };
     for (let n = 0; n < limit; n += 1) {
@@ -62,6 +62,26 @@ async function reach(base, wanted, choose, limit = 1500) {
   return null;
 }
 
+/** A choice that seeks combat: in the Combat Segment every unit that can joins an
+ *  attack, which is then rolled; an attack at odds that cannot be rolled is withdrawn
+ *  and the segment ended (re-declaring it would go round for ever); a Movement Segment
+ *  ends half the time. Else random. */
+function fighter() {
+  let gaveUp = false;
+  return (s) => {
+    const pick = (t) => s.legal.find((a) => type(a) === t);
+    if (s.view.position.phase !== 'combat') return Math.random() < 0.5 ? null : pick('end_movement');
+    if (gaveUp && pick('end_combat')) {
+      gaveUp = false;
+      return pick('end_combat');
+    }
+    const go = pick('attack') || pick('resolve');
+    if (go) return go;
+    gaveUp = Boolean(pick('cancel_attack'));
+    return pick('cancel_attack') || null;
+  };
+}
+
 /** The default choice: random, but a Movement Segment mostly ends at once. */
 function hurry(state) {
   const end = state.legal.find((a) => type(a) === 'end_movement');
@@ -69,13 +89,17 @@ function hurry(state) {
   return null;
 }
 
-async function open(browser, base, found, viewport = { width: 1280, height: 800 }, extra = {}) {
+/** Opens the page as the seat to move. The map opens zoomed on the decision; `whole`
+ *  (the default for the tests that click far hexes) shows the whole map first, as the
+ *  reset button does. */
+async function open(browser, base, found, viewport = { width: 1280, height: 800 }, extra = {}, whole = true) {
   const context = await browser.newContext({ viewport, ...extra });
   const page = await context.newPage();
   const problems = watch(page, 'avl');
   await page.goto(found.created.seats[found.seat].invite);
   await ready(page);
   await page.waitForSelector('svg.map .counter');
+  if (whole) await page.locator('.zoom-reset').click();
   return { context, page, problems };
 }
 
@@ -357,4 +381,224 @@ export async function avlCharts(browser, base) {
   }
 }
 
-export const tests = [avlStackViewer, avlResolvedOdds, avlChoicesOnce, avlWholeMove, avlMoveRefused, avlCharts];
+/** The map's viewBox, as numbers, and its whole-map "home". */
+const viewBox = (page) => page.evaluate(() => document.querySelector('svg.map').getAttribute('viewBox').split(' ').map(Number));
+const homeBox = (page) => page.evaluate(() => document.querySelector('svg.map').dataset.home.split(' ').map(Number));
+/** How many screen pixels one map unit takes (the map is drawn to fit, `meet`): larger is
+ *  closer. Widths alone mislead, the map being taller than wide. */
+const zoomOf = (page) => page.evaluate(() => {
+  const svg = document.querySelector('svg.map');
+  const r = svg.getBoundingClientRect();
+  const vb = svg.getAttribute('viewBox').split(' ').map(Number);
+  const hm = svg.dataset.home.split(' ').map(Number);
+  const at = (b) => Math.min(r.width / b[2], r.height / b[3]);
+  return { now: at(vb), home: at(hm) };
+});
+
+/** Whether the centre of hex `k` is on screen inside the map (not under the panel). */
+const onMap = (page, k) => page.evaluate((hex) => {
+  const svg = document.querySelector('svg.map').getBoundingClientRect();
+  const t = document.querySelector(`g.hex[data-hex="${hex}"] polygon.tile`).getBoundingClientRect();
+  const [x, y] = [t.x + t.width / 2, t.y + t.height / 2];
+  return x > svg.left && x < svg.right && y > svg.top && y < svg.bottom;
+}, k);
+
+/** The pixel width of one hex on screen. */
+const hexPixels = (page, k) => page.evaluate((hex) => document.querySelector(`g.hex[data-hex="${hex}"] polygon.tile`).getBoundingClientRect().width, k);
+
+/** Issue 27, readable at a glance: the page opens on the pieces that must act, "go to"
+ *  buttons pan to the next piece and the combat, the zoom buttons, keys and a pinch
+ *  zoom the map (not the page), and zoomed out a stack is one counter with a count. */
+export async function avlNavigation(browser, base) {
+  // The campaign, where the whole map at 1280×800 makes counters specks: a Movement
+  // Segment with stacks in two hexes or more that may move.
+  const found = await reach(base, (s) => s.view.position.phase === 'movement' && movers(s).size >= 2, hurry, 400, 'campaign');
+  check(found, 'a campaign Movement Segment with stacks that may move was reached');
+  if (!found) return;
+  const acting = [...movers(found.state).keys()];
+  const { context, page, problems } = await open(browser, base, found, undefined, {}, false);
+  await page.waitForTimeout(200);
+  const opened = await zoomOf(page);
+  const home = await homeBox(page);
+  check(opened.now > opened.home * 1.05, `the map opens zoomed on the decision, not the whole map (${opened.now.toFixed(2)} px a unit, whole map ${opened.home.toFixed(2)})`);
+  // All the acting stacks if they fit at a readable size, else the most of them a
+  // readable window holds.
+  const inView = [];
+  for (const k of acting) if (await onMap(page, k)) inView.push(k);
+  check(inView.length >= 1, `acting stacks are in view on opening (${inView.length} of ${acting.length})`);
+  check(!(await page.evaluate(() => document.querySelector('svg.map').classList.contains('avl-far'))), 'the counters are full counters on opening');
+  const px = inView.length ? await hexPixels(page, inView[0]) : 0;
+  check(px >= 40, `a hex is at least 40 px wide on opening (${px.toFixed(0)})`);
+  console.log(`  avl campaign opening: ${opened.now.toFixed(2)} px a unit (whole map ${opened.home.toFixed(2)}), ${inView.length} of ${acting.length} acting stacks in view, a hex ${px.toFixed(0)} px`);
+  await page.screenshot({ path: path.join(shots, 'avl-navigation.png') });
+  await axe(page, 'avl navigation');
+
+  // The whole map stays one button away; from there "Next to act" goes back.
+  await page.locator('.zoom-reset').click();
+  check(JSON.stringify(await viewBox(page)) === JSON.stringify(home), 'the whole-map button shows the whole map');
+  const next = page.locator('.avl-jump-act');
+  check(await next.isVisible(), 'a "Next to act" button is over the map');
+  const first = await next.getAttribute('data-hex');
+  await next.click();
+  await page.waitForTimeout(200);
+  const there = await zoomOf(page);
+  check(there.now > there.home && await onMap(page, first), `"Next to act" pans and zooms to ${first} (${there.now.toFixed(2)} px a unit, whole map ${there.home.toFixed(2)})`);
+  check(await page.locator(`g.hex[data-hex="${first}"] polygon.tile.selected`).count() === 1, `and selects the stack at ${first}`);
+  check(await page.evaluate((k) => document.activeElement && document.activeElement.dataset.hex === k, first), 'and focuses its hex');
+  check((await page.locator('.avl-move').textContent().catch(() => '')).includes('Move from'), 'the move box is open for it');
+  const second = await next.getAttribute('data-hex');
+  check(second !== first, `the button then names the next stack (${second})`);
+  await next.click();
+  await page.waitForTimeout(200);
+  check(await onMap(page, second) && await page.locator(`g.hex[data-hex="${second}"] polygon.tile.selected`).count() === 1, `a second press goes to and selects ${second}`);
+  check(await page.locator('.avl-jump-combat').count() === 0, 'no combat button without a combat');
+
+  // The zoom buttons and the keys change the viewBox.
+  const w0 = (await viewBox(page))[2];
+  await page.locator('.zoom-in').click();
+  const w1 = (await viewBox(page))[2];
+  await page.locator('.zoom-out').click();
+  await page.locator('.zoom-out').click();
+  const w2 = (await viewBox(page))[2];
+  check(w1 < w0 && w2 > w1, `the zoom buttons zoom (${w0.toFixed(0)} → ${w1.toFixed(0)} → ${w2.toFixed(0)})`);
+  await page.locator('svg.map').focus();
+  await page.keyboard.press('+');
+  const k1 = await viewBox(page);
+  await page.keyboard.press('-');
+  await page.keyboard.press('-');
+  const k2 = await viewBox(page);
+  await page.keyboard.press('ArrowRight');
+  const k3 = await viewBox(page);
+  await page.keyboard.press('ArrowDown');
+  const k4 = await viewBox(page);
+  check(k1[2] < w2 && k2[2] > k1[2], `+ and − zoom (${w2.toFixed(0)} → ${k1[2].toFixed(0)} → ${k2[2].toFixed(0)})`);
+  check(k3[0] > k2[0] && k4[1] > k3[1], 'the arrow keys pan');
+  // Zoomed out, each stack is one counter with its count.
+  const isFar = () => page.evaluate(() => document.querySelector('svg.map').classList.contains('avl-far'));
+  for (let i = 0; i < 8 && !(await isFar()); i += 1) await page.keyboard.press('-');
+  const far = await isFar();
+  check(far, 'zoomed out, the map draws stacks as single counters');
+  const stacks = stacksOf(found.state);
+  const [many, list] = [...stacks].find(([, l]) => l.length > 1) || [];
+  if (many) {
+    const far1 = page.locator(`.stack[data-hex="${many}"] .far`);
+    check(await far1.isVisible() && (await far1.textContent()) === String(list.length), `the stack at ${many} is one counter saying ${list.length}`);
+    check(!(await page.locator(`.stack[data-hex="${many}"] .near`).isVisible()), 'its full counters are hidden');
+  }
+  await page.screenshot({ path: path.join(shots, 'avl-navigation-far.png') });
+  await page.keyboard.press('0');
+  await next.click();
+  check(!(await page.evaluate(() => document.querySelector('svg.map').classList.contains('avl-far'))), 'zoomed in again, full counters');
+  check(problems.length === 0, problems.join('\n'));
+  await context.close();
+
+  // A phone: opens on the decision with readable counters; a pinch zooms the map only.
+  const phone = await open(browser, base, found, { width: 390, height: 844 }, { isMobile: true, hasTouch: true, deviceScaleFactor: 2 }, false);
+  await phone.page.waitForTimeout(200);
+  const pOpened = await zoomOf(phone.page);
+  check(pOpened.now > pOpened.home, `on a phone the map opens zoomed (${pOpened.now.toFixed(2)} px a unit, whole map ${pOpened.home.toFixed(2)})`);
+  let phoneSees = 0;
+  for (const k of acting) if (await onMap(phone.page, k)) phoneSees += 1;
+  check(phoneSees >= 1, `on a phone acting stacks are in view (${phoneSees} of ${acting.length})`);
+  check(!(await phone.page.evaluate(() => document.querySelector('svg.map').classList.contains('avl-far'))), 'on a phone, full counters on opening');
+  await phone.page.screenshot({ path: path.join(shots, 'avl-navigation-phone.png') });
+  await axe(phone.page, 'avl navigation phone');
+  // The pinch starts off any stack with actions (a drag from one would move it).
+  const spot = await phone.page.evaluate(() => {
+    const r = document.querySelector('svg.map').getBoundingClientRect();
+    const clear = (x, y) => {
+      const e = document.elementFromPoint(x, y);
+      return e && e.closest('svg.map') && !e.closest('g.hex:has(polygon.source)') && !e.closest('.stack');
+    };
+    for (let y = r.top + r.height * 0.3; y < r.top + r.height * 0.7; y += 8) {
+      const x = r.left + r.width / 2;
+      if (clear(x - 30, y) && clear(x + 30, y)) return [x, y];
+    }
+    return [r.left + r.width / 2, r.top + r.height / 2];
+  });
+  const cdp = await phone.context.newCDPSession(phone.page);
+  const touch = (kind, spread) => cdp.send('Input.dispatchTouchEvent', {
+    type: kind,
+    touchPoints: kind === 'touchEnd' ? [] : [{ x: spot[0] - spread, y: spot[1], id: 1 }, { x: spot[0] + spread, y: spot[1], id: 2 }],
+  });
+  const before = await viewBox(phone.page);
+  const version = found.state.version;
+  await touch('touchStart', 30);
+  for (let spread = 40; spread <= 130; spread += 10) {
+    await touch('touchMove', spread);
+    await phone.page.waitForTimeout(16);
+  }
+  await touch('touchEnd', 0);
+  await phone.page.waitForTimeout(300);
+  const after = await viewBox(phone.page);
+  const scale = await phone.page.evaluate(() => window.visualViewport.scale);
+  check(after[2] < before[2] * 0.8, `a pinch zooms the map in (viewBox width ${before[2]} → ${after[2]})`);
+  check(scale === 1, `the page does not zoom under the pinch (visualViewport.scale ${scale})`);
+  const now = await api(base, 'GET', `/api/games/${found.created.id}`, null, found.tokens[found.seat]);
+  check(now.version === version, 'the pinch played no move');
+  await phone.page.screenshot({ path: path.join(shots, 'avl-navigation-pinch-phone.png') });
+  // The whole map on a phone: too small for full counters, so one counter a stack.
+  await phone.page.locator('.zoom-reset').click();
+  check(await phone.page.evaluate(() => document.querySelector('svg.map').classList.contains('avl-far')), 'the whole map on a phone draws one counter a stack');
+  await phone.page.screenshot({ path: path.join(shots, 'avl-navigation-far-phone.png') });
+  check(phone.problems.length === 0, phone.problems.join('\n'));
+  await phone.context.close();
+
+  // A combat: the page opens on it, and "Combat" goes back to it.
+  const fight = await reach(base, (s) => Boolean(s.view.position.battle && s.view.position.battle.stage === 'declaring' && s.view.position.battle.attackers.length), fighter(), 2500);
+  check(fight, 'a combat being declared was reached');
+  if (!fight) return;
+  const target = key(fight.state.view.position.battle.target);
+  const c = await open(browser, base, fight, undefined, {}, false);
+  await c.page.waitForTimeout(200);
+  check(await onMap(c.page, target), `the page opens on the combat at ${target}`);
+  const go = c.page.locator('.avl-jump-combat');
+  check(await go.isVisible(), 'a "Combat" button is over the map');
+  await c.page.locator('.zoom-reset').click();
+  for (let i = 0; i < 3; i += 1) await c.page.locator('.zoom-in').click();
+  await go.click();
+  await c.page.waitForTimeout(200);
+  const cb = await zoomOf(c.page);
+  check(cb.now > cb.home && await onMap(c.page, target), `"Combat" pans and zooms to ${target} (${cb.now.toFixed(2)} px a unit, whole map ${cb.home.toFixed(2)})`);
+  check((await c.page.locator('.avl-stack').getAttribute('data-hex').catch(() => null)) === target, 'and shows the defenders in the stack viewer');
+  // The combat is drawn on the map: the defender ringed, an arrow from each attacker.
+  const attackerHexes = [...new Set(fight.state.view.position.battle.attackers.map((x) => key(fight.state.view.position.pieces[x].location.map)))];
+  const drawn = await c.page.evaluate(() => {
+    const g = document.querySelector('.avl-combat');
+    return g && { at: g.dataset.hex, from: [...g.querySelectorAll('.combat-arrow-under')].map((x) => x.dataset.from).sort() };
+  });
+  check(drawn && drawn.at === target && JSON.stringify(drawn.from) === JSON.stringify(attackerHexes.sort()), `the combat is drawn on the map: ${target} ringed, arrows from ${attackerHexes} (${JSON.stringify(drawn)})`);
+  await c.page.screenshot({ path: path.join(shots, 'avl-navigation-combat.png') });
+  check(c.problems.length === 0, c.problems.join('\n'));
+  await c.context.close();
+
+  // A retreat: the page opens on it, and "Retreat" goes back to it.
+  const stageOf = (b) => (typeof b.stage === 'string' ? b.stage : Object.keys(b.stage)[0]);
+  const back = await reach(base, (s) => Boolean(s.view.position.battle && stageOf(s.view.position.battle) === 'retreat' && s.legal.length), fighter(), 2500);
+  check(back, 'a retreat was reached');
+  if (!back) return;
+  const b = back.state.view.position.battle;
+  const retreating = [...new Set((b.defenders.length ? b.defenders : []).map((x) => back.state.view.position.pieces[x].location.map).filter(Boolean).map(key))];
+  const at = retreating[0] || key(b.target);
+  const rp = await open(browser, base, back, undefined, {}, false);
+  await rp.page.waitForTimeout(200);
+  check(await onMap(rp.page, at), `the page opens on the retreat from ${at}`);
+  const rb = rp.page.locator('.avl-jump-retreat');
+  check(await rb.isVisible(), 'a "Retreat" button is over the map');
+  await rp.page.locator('.zoom-reset').click();
+  for (let i = 0; i < 3; i += 1) await rp.page.locator('.zoom-in').click();
+  await rp.page.evaluate(() => {
+    const svg = document.querySelector('svg.map');
+    const [x, y, w, hh] = svg.getAttribute('viewBox').split(' ').map(Number);
+    svg.setAttribute('viewBox', `${x + 4 * w} ${y + 4 * hh} ${w} ${hh}`); // far away
+  });
+  await rb.click();
+  await rp.page.waitForTimeout(200);
+  const rz = await zoomOf(rp.page);
+  check(rz.now > rz.home && await onMap(rp.page, at), `"Retreat" pans and zooms to ${at} (${rz.now.toFixed(2)} px a unit, whole map ${rz.home.toFixed(2)})`);
+  await rp.page.screenshot({ path: path.join(shots, 'avl-navigation-retreat.png') });
+  check(rp.problems.length === 0, rp.problems.join('\n'));
+  await rp.context.close();
+}
+
+export const tests = [avlStackViewer, avlResolvedOdds, avlChoicesOnce, avlWholeMove, avlMoveRefused, avlCharts, avlNavigation];

@@ -142,7 +142,7 @@ export async function accessible(page, name) {
  *  hexes that can be acted on. Call it when the page holds still. */
 export async function keyboardReach(page, name) {
   const total = await page.evaluate(() => {
-    const controls = [...document.querySelectorAll('button, a[href], input, select, textarea, summary, g.hex:has(polygon.source), g.hex:has(polygon.target)')]
+    const controls = [...document.querySelectorAll('button, a[href], input, select, textarea, summary, svg.map [tabindex="0"]')]
       // What a closed <details> holds is reached by opening it (its summary is counted).
       .filter((el) => el.checkVisibility({ visibilityProperty: true }) && !el.disabled);
     controls.forEach((el, i) => el.setAttribute('data-reach', String(i)));

@@ -59,7 +59,7 @@ try {
       if (state.to_move.seat === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    game.push(await load(created.seats[0].invite, 'svg.map g.hex[role="button"]'));
+    game.push(await load(created.seats[0].invite, 'svg.map [role="button"]'));
   }
   summary('lobby', lobby);
   summary('game page', game);
