@@ -2,7 +2,8 @@
 //! `advice.movement.stacks[].reach`) is the engine's: over random positions of the
 //! campaign and the demo, every hex listed is reached by playing its `path` through
 //! `Game::apply` at the cost shown, every hex a piece can reach by legal single steps is
-//! listed (at its cheapest cost), each stack's move plays whole, and each refused
+//! listed (at its cheapest cost), each stack's move plays whole, every hex a stack can
+//! reach along one common path is listed, and each refused
 //! neighbour carries the refusal `Game::check` gives.
 
 mod common;
@@ -100,11 +101,74 @@ fn brute_reach(s: &Avl, p: PieceId) -> BTreeMap<Hex, u16> {
     out
 }
 
+/// Whether the stack's move along `path` plays through `Game::apply`, piece after
+/// piece, each along the whole path, the last one able to stop at its end (5.0.4).
+fn whole_move_plays(s: &Avl, group: &[PieceId], path: &[(Hex, bool)]) -> bool {
+    let mut t = s.clone();
+    for &p in group {
+        for &(to, road) in path {
+            if t.apply(step(p, to, road)).is_err() {
+                return false;
+            }
+        }
+    }
+    avl::rules::stacking::ok_where_it_is(&t, *group.last().unwrap())
+}
+
+/// Every hex the stack `group` reaches along one common path whose whole move plays
+/// (see `whole_move_plays`): a plain search over every (hex, each piece's move state
+/// and MPs spent), each step one `legal::moves_of` lists for every piece (each in a
+/// position where only it has moved), with no pruning by cost.
+fn brute_stack_reach(s: &Avl, group: &[PieceId]) -> BTreeSet<Hex> {
+    type Step = (Hex, bool);
+    let start = s.hex_of(group[0]);
+    let mut seen = BTreeSet::new();
+    let mut out = BTreeSet::new();
+    let mut todo: Vec<(Vec<Avl>, Vec<Step>)> = vec![(vec![s.clone(); group.len()], Vec::new())];
+    while let Some((states, path)) = todo.pop() {
+        let mut common: Option<Vec<Step>> = None;
+        for (k, &p) in group.iter().enumerate() {
+            let mine: Vec<Step> = avl::legal::moves_of(&states[k], p)
+                .into_iter()
+                .filter_map(|a| match a {
+                    Action::Move { to, .. } => Some((to, false)),
+                    Action::RoadMove { to, .. } => Some((to, true)),
+                    _ => None,
+                })
+                .collect();
+            common = Some(match common {
+                None => mine,
+                Some(v) => v.into_iter().filter(|x| mine.contains(x)).collect(),
+            });
+        }
+        for (to, road) in common.unwrap_or_default() {
+            let mut next = states.clone();
+            let mut key = vec![(to.q, to.r, 0, false, false, false)];
+            for (k, &p) in group.iter().enumerate() {
+                next[k].apply(step(p, to, road)).unwrap();
+                let m = mover(&next[k], p).unwrap();
+                key.push((0, 0, m.spent.0, m.strategic, m.stopped, m.administrative));
+            }
+            if seen.insert(key) {
+                let mut longer = path.clone();
+                longer.push((to, road));
+                if Some(to) != start && whole_move_plays(s, group, &longer) {
+                    out.insert(to);
+                }
+                todo.push((next, longer));
+            }
+        }
+    }
+    out
+}
+
 #[derive(Default, Debug)]
 struct Checked {
     positions: usize,
     hexes: usize,
     stack_hexes: usize,
+    /// Stacks whose reach was compared with the plain search.
+    brute_stacks: usize,
     refused: usize,
     road: usize,
 }
@@ -171,6 +235,16 @@ fn check_position(s: &Avl, brute: usize, n: &mut Checked) {
             ));
             n.stack_hexes += 1;
         }
+        if n.brute_stacks < brute {
+            let shown: BTreeSet<Hex> = st["reach"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| hex(&r["to"]))
+                .collect();
+            assert_eq!(shown, brute_stack_reach(s, &group), "stack {st}");
+            n.brute_stacks += 1;
+        }
     }
 }
 
@@ -206,8 +280,13 @@ fn random_positions(
 fn the_demos_reach_is_every_hex_legal_steps_reach() {
     let mut n = Checked::default();
     random_positions("demo", 0..6, 3, usize::MAX, &mut n);
+    println!("checked: {n:?}");
     assert!(
-        n.positions > 50 && n.hexes > 500 && n.stack_hexes > 20 && n.refused > 100,
+        n.positions > 50
+            && n.hexes > 500
+            && n.stack_hexes > 20
+            && n.brute_stacks > 10
+            && n.refused > 100,
         "checked: {n:?}"
     );
 }
@@ -216,6 +295,7 @@ fn the_demos_reach_is_every_hex_legal_steps_reach() {
 fn the_campaigns_reach_is_every_hex_legal_steps_reach() {
     let mut n = Checked::default();
     random_positions("campaign", 0..2, 12, 6, &mut n);
+    println!("checked: {n:?}");
     assert!(
         n.positions > 20 && n.hexes > 500 && n.road > 0 && n.refused > 100,
         "checked: {n:?}"
