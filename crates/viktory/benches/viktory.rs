@@ -551,9 +551,14 @@ fn bench_odds(plan: Plan) {
     );
 }
 
-/// Plays the 4-player seed set once, untimed: the workload to profile.
-fn profile() {
-    let start = classic(4);
+/// Plays the 4-player seed set once, untimed: the workload to profile (`fog`: on the
+/// `online` preset with Dark and Independent exploration, as `playout/4p-online-fog`).
+fn profile(fog: bool) {
+    let start = if fog {
+        game("online", 4, &["dark", "independent_exploration"])
+    } else {
+        classic(4)
+    };
     let mut total = Played::default();
     for seed in SEEDS {
         let (p, end) = playout(&start, seed);
@@ -562,8 +567,12 @@ fn profile() {
         total.chance += p.chance;
     }
     println!(
-        "profile: 4p seeds {}..{}: {} actions ({} chance)",
-        SEEDS.start, SEEDS.end, total.actions, total.chance
+        "profile{}: 4p seeds {}..{}: {} actions ({} chance)",
+        if fog { " fog" } else { "" },
+        SEEDS.start,
+        SEEDS.end,
+        total.actions,
+        total.chance
     );
 }
 
@@ -787,7 +796,7 @@ fn bench_odds_cost() {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--profile") {
-        profile();
+        profile(args.iter().any(|a| a == "fog"));
         return;
     }
     let plan = if args.iter().any(|a| a == "--quick") {

@@ -137,6 +137,27 @@ pub fn known_town(s: &Viktory, seat: Seat, hex: Hex) -> Option<Town> {
     }
 }
 
+/// The hexes where [`known_town`] gives a town for `seat`: its own towns, the towns it
+/// sees, and (Dark) the ones it remembers where it does not see now. In no order.
+pub fn known_town_hexes(s: &Viktory, seat: Seat) -> Vec<Hex> {
+    let mut out: Vec<Hex> = s
+        .towns()
+        .filter(|&(h, t)| t.owner == seat || sees(s, seat, h))
+        .map(|(h, _)| h)
+        .collect();
+    if let Some(f) = &s.fog
+        && s.rules.dark
+    {
+        out.extend(
+            f.memory[seat.index()]
+                .iter()
+                .map(|&(h, _)| h)
+                .filter(|&h| !sees(s, seat, h) && s.town(h).is_none_or(|t| t.owner != seat)),
+        );
+    }
+    out
+}
+
 /// A fresh fog for these rules (`None` when both options are off): nothing explored,
 /// nothing remembered.
 pub(crate) fn new(s: &Viktory) -> Option<Box<Fog>> {
@@ -206,40 +227,47 @@ fn remember(memory: &mut Vec<(Hex, Town)>, hex: Hex, town: Option<Town>) {
 /// Recomputes what every seat sees, and (Dark) what it remembers. Runs after every
 /// action and when a state is loaded.
 pub(crate) fn refresh(s: &mut Viktory) {
+    #[cfg(test)]
+    if tests::REFERENCE.get() {
+        return tests::refresh_reference(s);
+    }
     let Some(fog) = s.fog.as_ref() else { return };
     // Sight is computed with the fog in place: the moving player's reach runs through
     // the movement rules, which consult what he has explored.
     let mut visible = Grid::from_board(&s.board, 0u8);
-    let mut seen_towns: Vec<(Seat, Hex, Option<Town>)> = Vec::new();
+    // Independent exploration: the perimeter is known water to every seat.
+    let edge: Vec<usize> = if s.rules.independent_exploration {
+        s.board
+            .perimeter()
+            .into_iter()
+            .filter_map(|h| s.board.index(h))
+            .collect()
+    } else {
+        Vec::new()
+    };
     for seat in (0..s.rules.players).map(Seat) {
         let m = bit(seat);
         if s.rules.dark {
-            for hex in dark_sight(s, seat) {
+            dark_sight(s, seat, |hex| {
                 if let Some(b) = visible.get_hex_mut(&s.board, hex) {
                     *b |= m;
                 }
-            }
+            });
         } else {
             for b in &mut visible {
                 *b |= m;
             }
         }
         if s.rules.independent_exploration {
-            for (i, b) in visible.iter_mut().enumerate() {
-                let hex = s.board.hex_at(i).expect("dense grid");
-                let known =
-                    s.board.is_perimeter(hex) || fog.explored.get(i).is_some_and(|e| e & m != 0);
-                if !known {
+            // Sight only into what the seat knows: what it explored, and the perimeter.
+            let on_edge: Vec<u8> = edge.iter().map(|&i| visible[i] & m).collect();
+            for (b, e) in visible.iter_mut().zip(fog.explored.iter()) {
+                if e & m == 0 {
                     *b &= !m;
                 }
             }
-        }
-        if s.rules.dark {
-            for (i, b) in visible.iter().enumerate() {
-                if b & m != 0 {
-                    let hex = s.board.hex_at(i).expect("dense grid");
-                    seen_towns.push((seat, hex, s.town(hex).filter(|t| t.owner != seat)));
-                }
+            for (&i, was) in edge.iter().zip(on_edge) {
+                visible[i] |= was;
             }
         }
     }
@@ -254,70 +282,111 @@ pub(crate) fn refresh(s: &mut Viktory) {
             sides: [b.attacker, b.defender],
         })
     };
+    if s.rules.dark {
+        // Each seat remembers the other players' towns and cities it sees now, and
+        // forgets what it remembered in a hex it sees with none there (or its own).
+        let board = s.board;
+        let towns = &s.towns;
+        let f = s.fog.as_mut().expect("checked above");
+        for seat in (0..s.rules.players).map(Seat) {
+            let m = bit(seat);
+            let sees = |h: Hex| visible.get_hex(&board, h).is_some_and(|b| b & m != 0);
+            let memory = &mut f.memory[seat.index()];
+            memory.retain(|&(h, _)| !sees(h));
+            for &(h, t) in towns {
+                if t.owner != seat && sees(h) {
+                    remember(memory, h, Some(t));
+                }
+            }
+        }
+    }
     let fog = s.fog.as_mut().expect("checked above");
     fog.visible = visible;
-    for (seat, hex, town) in seen_towns {
-        remember(&mut fog.memory[seat.index()], hex, town);
-    }
     if fight.is_some() {
         fog.fight = fight;
     }
 }
 
-/// Dark: the hexes `seat` sees into.
-fn dark_sight(s: &Viktory, seat: Seat) -> Vec<Hex> {
-    let mut out = Vec::new();
+/// Dark: the hexes `seat` sees into, each given to `mark` (some more than once).
+fn dark_sight(s: &Viktory, seat: Seat, mut mark: impl FnMut(Hex)) {
+    let mut around = |hex: Hex, ring2: bool| {
+        mark(hex);
+        for n in hex.neighbors() {
+            mark(n);
+        }
+        if ring2 {
+            // The second ring: two steps one way, and one step each of two
+            // neighbouring ways (no allocation: this runs for every city, every action).
+            let n = hex.neighbors();
+            for i in 0..6 {
+                let (a, b) = (n[i] - hex, n[(i + 1) % 6] - hex);
+                mark(hex + a + a);
+                mark(hex + a + b);
+            }
+        }
+    };
     for u in s.units.iter().filter(|u| u.owner == seat) {
-        out.push(u.hex);
-        out.extend(u.hex.neighbors());
+        around(u.hex, false);
     }
     for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
-        out.push(hex);
-        out.extend(hex.neighbors());
-        if t.city || t.capital_of == Some(seat) {
-            out.extend(hex.ring(2));
-        }
-    }
-    if s.turn.active == seat && s.turn.stage == Stage::Opening {
-        // The opening player sees the start hexes he is laying out.
-        out.extend(s.turn.capital_candidates.iter().copied());
+        around(hex, t.city || t.capital_of == Some(seat));
     }
     let moving_now = s.turn.active == seat
         && (s.turn.stage == Stage::Move
             || (s.turn.stage == Stage::Build && !s.rules.build_after_moving));
     if moving_now {
         for hex in reach(s, seat) {
-            out.push(hex);
-            out.extend(hex.neighbors());
+            around(hex, false);
         }
     }
-    out
+    if s.turn.active == seat && s.turn.stage == Stage::Opening {
+        // The opening player sees the start hexes he is laying out.
+        for &h in &s.turn.capital_candidates {
+            mark(h);
+        }
+    }
 }
 
 /// Dark: every hex one of `seat`'s units could move to this turn, by the movement rules
-/// (each step checked as a move would be), through the hexes the seat knows.
+/// (each step checked as a move would be), through the hexes the seat knows. Units
+/// alike in all but their number reach the same hexes: each such group is searched once.
+/// Each hex is listed once.
 fn reach(s: &Viktory, seat: Seat) -> Vec<Hex> {
     let mut out: Vec<Hex> = Vec::new();
+    let mut listed = Grid::from_board(&s.board, false);
+    let own: Vec<Hex> = s
+        .towns()
+        .filter(|(_, t)| t.owner == seat)
+        .map(|(h, _)| h)
+        .collect();
+    let mut searched: Vec<Unit> = Vec::new();
     for u in s
         .units
         .iter()
         .filter(|u| u.owner == seat && movement::check_mover(s, u).is_ok())
     {
+        // The step rules read a unit's number only to name it in a refusal.
+        let alike = Unit {
+            id: crate::unit::UnitId(0),
+            ..u.clone()
+        };
+        if searched.contains(&alike) {
+            continue;
+        }
+        searched.push(alike);
         // Best movement left on arrival, per hex reached.
         let mut best: Vec<(Hex, u8)> = vec![(u.hex, u.mp)];
         let mut frontier = vec![(u.hex, u.mp)];
+        let mut probe = u.clone();
         while let Some((hex, mp)) = frontier.pop() {
-            let probe = Unit {
-                hex,
-                mp,
-                ..u.clone()
-            };
-            let roads = s
-                .towns()
-                .filter(|(h, t)| t.owner == seat && (2..=3).contains(&h.distance(hex)))
-                .map(|(h, _)| h);
+            probe.hex = hex;
+            probe.mp = mp;
+            let roads = own
+                .iter()
+                .copied()
+                .filter(|h| (2..=3).contains(&h.distance(hex)));
             for to in hex.neighbors().into_iter().chain(roads) {
-                if movement::check_step(s, &probe, to).is_err() {
+                if !movement::can_step(s, &probe, to) {
                     continue;
                 }
                 let left = if movement::move_ends_at(s, &probe, to) {
@@ -335,7 +404,14 @@ fn reach(s: &Viktory, seat: Seat) -> Vec<Hex> {
                 }
             }
         }
-        out.extend(best.into_iter().map(|(h, _)| h));
+        for (h, _) in best {
+            if let Some(seen) = listed.get_hex_mut(&s.board, h)
+                && !*seen
+            {
+                *seen = true;
+                out.push(h);
+            }
+        }
     }
     out
 }
@@ -688,4 +764,232 @@ pub(crate) fn event_for(s: &Viktory, event: &Event, seat: Option<Seat>) -> Optio
         | Event::GameOver { .. } => true,
     };
     keep.then(|| event.clone())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use engine::{Game, GameRng, NewGame, ToMove};
+    use std::cell::Cell;
+
+    thread_local! {
+        /// Whether `refresh` and `legal::build_candidates` run the code they replaced
+        /// (on this thread).
+        pub(crate) static REFERENCE: Cell<bool> = const { Cell::new(false) };
+    }
+
+    /// The plain recomputation `refresh` replaced (issue 28): every hex of the grid by
+    /// its coordinates, every seat's memory updated hex by hex, the Dark reach looking
+    /// the seat's towns up again at every hex. Kept to check the faster one against.
+    pub(super) fn refresh_reference(s: &mut Viktory) {
+        let Some(fog) = s.fog.as_ref() else { return };
+        let mut visible = Grid::from_board(&s.board, 0u8);
+        let mut seen_towns: Vec<(Seat, Hex, Option<Town>)> = Vec::new();
+        for seat in (0..s.rules.players).map(Seat) {
+            let m = bit(seat);
+            if s.rules.dark {
+                for hex in dark_sight_reference(s, seat) {
+                    if let Some(b) = visible.get_hex_mut(&s.board, hex) {
+                        *b |= m;
+                    }
+                }
+            } else {
+                for b in &mut visible {
+                    *b |= m;
+                }
+            }
+            if s.rules.independent_exploration {
+                for (i, b) in visible.iter_mut().enumerate() {
+                    let hex = s.board.hex_at(i).expect("dense grid");
+                    let known = s.board.is_perimeter(hex)
+                        || fog.explored.get(i).is_some_and(|e| e & m != 0);
+                    if !known {
+                        *b &= !m;
+                    }
+                }
+            }
+            if s.rules.dark {
+                for (i, b) in visible.iter().enumerate() {
+                    if b & m != 0 {
+                        let hex = s.board.hex_at(i).expect("dense grid");
+                        seen_towns.push((seat, hex, s.town(hex).filter(|t| t.owner != seat)));
+                    }
+                }
+            }
+        }
+        let fight = if let Some(b) = &s.battle {
+            Some(Fight {
+                hex: b.hex,
+                sides: [b.attacker, b.defender],
+            })
+        } else {
+            s.bombard.as_ref().map(|b| Fight {
+                hex: b.target,
+                sides: [b.attacker, b.defender],
+            })
+        };
+        let fog = s.fog.as_mut().expect("checked above");
+        fog.visible = visible;
+        for (seat, hex, town) in seen_towns {
+            remember(&mut fog.memory[seat.index()], hex, town);
+        }
+        if fight.is_some() {
+            fog.fight = fight;
+        }
+    }
+
+    /// The Dark sight `dark_sight` replaced.
+    fn dark_sight_reference(s: &Viktory, seat: Seat) -> Vec<Hex> {
+        let mut out = Vec::new();
+        for u in s.units.iter().filter(|u| u.owner == seat) {
+            out.push(u.hex);
+            out.extend(u.hex.neighbors());
+        }
+        for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
+            out.push(hex);
+            out.extend(hex.neighbors());
+            if t.city || t.capital_of == Some(seat) {
+                out.extend(hex.ring(2));
+            }
+        }
+        if s.turn.active == seat && s.turn.stage == Stage::Opening {
+            // The opening player sees the start hexes he is laying out.
+            out.extend(s.turn.capital_candidates.iter().copied());
+        }
+        let moving_now = s.turn.active == seat
+            && (s.turn.stage == Stage::Move
+                || (s.turn.stage == Stage::Build && !s.rules.build_after_moving));
+        if moving_now {
+            for hex in reach_reference(s, seat) {
+                out.push(hex);
+                out.extend(hex.neighbors());
+            }
+        }
+        out
+    }
+
+    /// The Dark reach `reach` replaced: every unit searched, refusals written out.
+    fn reach_reference(s: &Viktory, seat: Seat) -> Vec<Hex> {
+        let mut out: Vec<Hex> = Vec::new();
+        for u in s
+            .units
+            .iter()
+            .filter(|u| u.owner == seat && movement::check_mover(s, u).is_ok())
+        {
+            // Best movement left on arrival, per hex reached.
+            let mut best: Vec<(Hex, u8)> = vec![(u.hex, u.mp)];
+            let mut frontier = vec![(u.hex, u.mp)];
+            while let Some((hex, mp)) = frontier.pop() {
+                let probe = Unit {
+                    hex,
+                    mp,
+                    ..u.clone()
+                };
+                let roads = s
+                    .towns()
+                    .filter(|(h, t)| t.owner == seat && (2..=3).contains(&h.distance(hex)))
+                    .map(|(h, _)| h);
+                for to in hex.neighbors().into_iter().chain(roads) {
+                    if movement::check_step(s, &probe, to).is_err() {
+                        continue;
+                    }
+                    let left = if movement::move_ends_at(s, &probe, to) {
+                        0
+                    } else {
+                        mp.saturating_sub(1)
+                    };
+                    match best.iter_mut().find(|(h, _)| *h == to) {
+                        Some((_, m)) if *m >= left => continue,
+                        Some((_, m)) => *m = left,
+                        None => best.push((to, left)),
+                    }
+                    if left > 0 {
+                        frontier.push((to, left));
+                    }
+                }
+            }
+            out.extend(best.into_iter().map(|(h, _)| h));
+        }
+        out
+    }
+
+    fn game(preset: &str, players: u8, on: &[&str], turns: u32) -> Viktory {
+        let mut options = serde_json::Map::new();
+        options.insert("max_turns".into(), turns.into());
+        for &name in on {
+            options.insert(name.into(), true.into());
+        }
+        let setup = Viktory::new_setup(&NewGame {
+            preset: Some(preset.into()),
+            players: Some(players),
+            options,
+        })
+        .expect("preset");
+        Viktory::from_setup(&setup).expect("setup")
+    }
+
+    /// Plays `games` seeded random games of each fog ruleset twice in step, one with
+    /// `refresh` and one with `refresh_reference`, and checks the whole states are
+    /// equal after every action. Returns the actions played.
+    fn differential(games: u64, turns: u32) -> u64 {
+        let rulesets: [(&str, &[&str]); 3] = [
+            ("online", &["dark", "independent_exploration"]),
+            ("online", &["dark"]),
+            ("classic", &["independent_exploration"]),
+        ];
+        let mut actions = 0;
+        for (i, (preset, on)) in rulesets.iter().enumerate() {
+            for seed in 0..games {
+                let players = 2 + (seed % 3) as u8;
+                let start = game(preset, players, on, turns);
+                let (mut fast, mut plain) = (start.clone(), start);
+                let mut rng = GameRng::from_u64(seed * 7 + i as u64);
+                loop {
+                    let action = match fast.to_move() {
+                        ToMove::Over(_) => break,
+                        ToMove::Chance => fast.sample_chance(&mut rng),
+                        ToMove::Seat(_) => {
+                            let mut legal = fast.legal_actions();
+                            REFERENCE.set(true);
+                            let plain_legal = plain.legal_actions();
+                            REFERENCE.set(false);
+                            assert_eq!(legal, plain_legal, "{preset} {on:?} seed {seed}");
+                            if legal.is_empty() {
+                                break;
+                            }
+                            legal.swap_remove(rng.below(legal.len() as u32) as usize)
+                        }
+                    };
+                    fast.apply_unchecked(action);
+                    REFERENCE.set(true);
+                    plain.apply_unchecked(action);
+                    REFERENCE.set(false);
+                    actions += 1;
+                    assert!(
+                        fast == plain,
+                        "{preset} {on:?}, {players} players, seed {seed}: the states differ after {action:?} (action {actions})"
+                    );
+                }
+            }
+        }
+        actions
+    }
+
+    /// Issue 28: the faster `refresh` (and the Dark reach through `can_step`) leaves
+    /// every state exactly as the plain recomputation does, and the faster build
+    /// candidates give the same legal actions.
+    #[test]
+    fn refresh_agrees_with_the_plain_recomputation() {
+        let actions = differential(16, 12);
+        assert!(actions > 20_000, "{actions} actions");
+    }
+
+    /// The same over 1,000 games of each fog ruleset to turn 30 (run by hand:
+    /// `cargo test --release -p viktory --lib -- --ignored refresh_agrees`).
+    #[test]
+    #[ignore = "a soak of about ten minutes"]
+    fn refresh_agrees_with_the_plain_recomputation_soak() {
+        let actions = differential(1_000, 30);
+        println!("{actions} actions");
+    }
 }

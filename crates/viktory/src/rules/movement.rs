@@ -138,7 +138,7 @@ fn can_go_ashore(s: &Viktory, u: &Unit, to: Hex) -> bool {
     (mp > 0 || road_run > 0)
         && to.neighbors().into_iter().any(|n| {
             crate::rules::fog::known_terrain(s, u.owner, n).is_some_and(Terrain::is_land)
-                && check_step(s, &afloat, n).is_ok()
+                && can_step(s, &afloat, n)
         })
 }
 
@@ -210,9 +210,7 @@ pub fn check_bypass(s: &Viktory, id: UnitId, to: Hex) -> Result<(), RuleError> {
     };
     let onward = through.mp > 0
         && to.neighbors().into_iter().any(|n| {
-            n != u.hex
-                && !subjugation::hostile_hex(s, n, u.owner)
-                && check_step(s, &through, n).is_ok()
+            n != u.hex && !subjugation::hostile_hex(s, n, u.owner) && can_step(s, &through, n)
         });
     if !onward {
         return refuse(
@@ -369,81 +367,148 @@ pub fn check_mover(s: &Viktory, u: &Unit) -> Result<(), RuleError> {
 
 /// Rule 9.1–9.32, 12.2: whether a unit free to move may step (or take a road) to `to`.
 pub fn check_step(s: &Viktory, u: &Unit, to: Hex) -> Result<(), RuleError> {
+    match step_refusal(s, u, to) {
+        None => Ok(()),
+        Some(why) => Err(why.error(u, to)),
+    }
+}
+
+/// Whether [`check_step`] allows the step: the same rules, without building the
+/// refusal's message (for searches that try many steps: legal moves, Dark sight).
+pub fn can_step(s: &Viktory, u: &Unit, to: Hex) -> bool {
+    step_refusal(s, u, to).is_none()
+}
+
+/// Why [`check_step`] refuses a step, before the message is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StepRefusal {
+    Unexplored,
+    LandNotAdjacent,
+    NetworkStepsOnly,
+    Water,
+    SeaNotAdjacent,
+    PortToPort,
+    NotAPort,
+    PortTransit,
+    BattleFought,
+    Reorganizing,
+    Attacked,
+    AllianceStop,
+}
+
+impl StepRefusal {
+    /// The refusal as `check_step` reports it, for unit `u` stepping to `to`.
+    fn error(self, u: &Unit, to: Hex) -> RuleError {
+        let (code, rule, message) = match self {
+            Self::Unexplored => ("unexplored", "9.2", format!("{to} is not explored")),
+            Self::LandNotAdjacent => (
+                "not_adjacent",
+                "9.13",
+                format!("{to} is neither adjacent nor along a road from {}", u.hex),
+            ),
+            Self::NetworkStepsOnly => (
+                "no_movement",
+                "9.0",
+                format!("unit {} has only network steps left", u.id),
+            ),
+            Self::Water => (
+                "water",
+                "9.1",
+                format!("land units stay on land; {to} is water"),
+            ),
+            Self::SeaNotAdjacent => (
+                "not_adjacent",
+                "9.3",
+                format!("{to} is not adjacent to {}", u.hex),
+            ),
+            Self::PortToPort => (
+                "port_to_port",
+                "9.32",
+                "a frigate leaves a port into water".into(),
+            ),
+            Self::NotAPort => (
+                "not_a_port",
+                "9.32",
+                format!("{to} is not one of your ports"),
+            ),
+            Self::PortTransit => (
+                "port_transit",
+                "9.32",
+                "entering and leaving a port takes two movement points".into(),
+            ),
+            Self::BattleFought => (
+                "battle_fought",
+                "12.2",
+                format!("a battle was already fought at {to} this turn"),
+            ),
+            Self::Reorganizing => (
+                "reorganizing",
+                "15.63",
+                "a player who lost his capital may not attack on his next turn".into(),
+            ),
+            Self::Attacked => (
+                "attacked",
+                "10.6",
+                format!("unit {} has already attacked this turn", u.id),
+            ),
+            Self::AllianceStop => (
+                "alliance_stop",
+                "15.64",
+                format!("a unit may pass through the Alliance hex {to} but not stop there"),
+            ),
+        };
+        RuleError::new(code, rule, message)
+    }
+}
+
+/// The rules of [`check_step`], in its order: the first that refuses the step.
+fn step_refusal(s: &Viktory, u: &Unit, to: Hex) -> Option<StepRefusal> {
+    use StepRefusal as R;
     let seat = u.owner;
     let Some(terrain) = crate::rules::fog::known_terrain(s, seat, to) else {
-        return refuse("unexplored", "9.2", format!("{to} is not explored"));
+        return Some(R::Unexplored);
     };
     let distance = u.hex.distance(to);
     if u.kind.is_land() {
         if distance != 1 && !road_between(s, seat, u.hex, to) {
-            return refuse(
-                "not_adjacent",
-                "9.13",
-                format!("{to} is neither adjacent nor along a road from {}", u.hex),
-            );
+            return Some(R::LandNotAdjacent);
         }
         if u.mp == 0 && !road_step(s, u, to) {
-            return refuse(
-                "no_movement",
-                "9.0",
-                format!("unit {} has only network steps left", u.id),
-            );
+            return Some(R::NetworkStepsOnly);
         }
         let ferry = road_step(s, u, to) && can_go_ashore(s, u, to);
         if !(terrain.is_land() || ferry) {
-            return refuse(
-                "water",
-                "9.1",
-                format!("land units stay on land; {to} is water"),
-            );
+            return Some(R::Water);
         }
     } else {
         if distance != 1 {
-            return refuse(
-                "not_adjacent",
-                "9.3",
-                format!("{to} is not adjacent to {}", u.hex),
-            );
+            return Some(R::SeaNotAdjacent);
         }
         let in_port = s.terrain(u.hex).is_some_and(Terrain::is_land);
         if terrain.is_land() {
             if in_port {
-                return refuse("port_to_port", "9.32", "a frigate leaves a port into water");
+                return Some(R::PortToPort);
             }
             if !road_end(s, seat, to) || s.enemy_units_at(to, seat) {
-                return refuse(
-                    "not_a_port",
-                    "9.32",
-                    format!("{to} is not one of your ports"),
-                );
+                return Some(R::NotAPort);
             }
             if u.mp < 2 {
-                return refuse(
-                    "port_transit",
-                    "9.32",
-                    "entering and leaving a port takes two movement points",
-                );
+                return Some(R::PortTransit);
             }
-            return Ok(());
+            return None;
         }
     }
     let hostile = subjugation::hostile_hex(s, to, seat);
     if s.turn.battle_hexes.contains(&to) && hostile {
-        return refuse(
-            "battle_fought",
-            "12.2",
-            format!("a battle was already fought at {to} this turn"),
-        );
+        return Some(R::BattleFought);
     }
     if hostile {
-        subjugation::check_may_attack(s, seat)?;
+        if !subjugation::may_attack(s, seat) {
+            return Some(R::Reorganizing);
+        }
         if u.attacked {
             // Frigate Characteristics: a frigate moving on after an attack makes no other.
-            return refuse(
-                "attacked",
-                "10.6",
-                format!("unit {} has already attacked this turn", u.id),
-            );
+            return Some(R::Attacked);
         }
     } else if subjugation::alliance_hex(s, to, seat) {
         // 15.64, H-26: through an Alliance hex, never stopping in it.
@@ -455,14 +520,10 @@ pub fn check_step(s: &Viktory, u: &Unit, to: Hex) -> Result<(), RuleError> {
             ..u.clone()
         };
         if left == 0 || slowed || !can_leave(s, &through) {
-            return refuse(
-                "alliance_stop",
-                "15.64",
-                format!("a unit may pass through the Alliance hex {to} but not stop there"),
-            );
+            return Some(R::AllianceStop);
         }
     }
-    Ok(())
+    None
 }
 
 /// 15.64: whether a unit passing through an Alliance hex can step on from it into a
@@ -478,7 +539,7 @@ fn can_leave(s: &Viktory, u: &Unit) -> bool {
         .into_iter()
         .chain(roads)
         .filter(|&n| !subjugation::alliance_hex(s, n, seat))
-        .any(|n| check_step(s, u, n).is_ok())
+        .any(|n| can_step(s, u, n))
 }
 
 /// Whether a step of `u` to `to` ends its movement: an enemy hex (12.0), or slow

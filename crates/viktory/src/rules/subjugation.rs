@@ -125,7 +125,7 @@ pub fn eases_slow_terrain(s: &Viktory, hex: Hex, seat: Seat) -> bool {
 
 /// 15.63: `seat` lost its capital and may not attack on this turn.
 pub fn check_may_attack(s: &Viktory, seat: Seat) -> Result<(), RuleError> {
-    if s.players[seat.index()].reorganizing {
+    if !may_attack(s, seat) {
         return refuse(
             "reorganizing",
             "15.63",
@@ -133,6 +133,11 @@ pub fn check_may_attack(s: &Viktory, seat: Seat) -> Result<(), RuleError> {
         );
     }
     Ok(())
+}
+
+/// 15.63: whether `seat` may attack this turn (see [`check_may_attack`]).
+pub fn may_attack(s: &Viktory, seat: Seat) -> bool {
+    !s.players[seat.index()].reorganizing
 }
 
 /// 15.64, H-26: the moving unit stands in an Alliance partner's hex and must move on
