@@ -95,10 +95,20 @@ pub fn play_game<G: Game>(
                     last_turn = Some(t);
                     turns[seat.index()] += 1;
                 }
-                let view = state.view(Some(seat));
+                let bot = &mut bots[seat.index()];
+                let mut rng = bot_rng(seed, step);
+                // The view is built only for a bot that reads it (and is not counted
+                // as the bot's thinking).
                 let started = Instant::now();
-                let i = bots[seat.index()].choose(&view, &legal, &mut bot_rng(seed, step));
-                let spent = started.elapsed();
+                let blind = bot.choose_blind(&legal, &mut rng);
+                let mut spent = started.elapsed();
+                let i = blind.unwrap_or_else(|| {
+                    let view = state.view(Some(seat));
+                    let started = Instant::now();
+                    let i = bot.choose(&view, &legal, &mut rng);
+                    spent += started.elapsed();
+                    i
+                });
                 thinking[seat.index()].0 += 1;
                 thinking[seat.index()].1 += spent;
                 let action = legal.get(i).unwrap_or(&legal[0]).clone();

@@ -16,6 +16,14 @@ pub trait Bot<G: Game>: Send {
 
     /// The index in `legal` of the chosen action.
     fn choose(&mut self, view: &G::View, legal: &[G::Action], rng: &mut GameRng) -> usize;
+
+    /// The choice of a bot that does not look at the view (the random bot), so that
+    /// the caller need not build one; `None` (the default): call [`Bot::choose`]. A bot
+    /// that answers here must answer as `choose` would, drawing the same numbers from
+    /// `rng`; one that does not must leave `rng` untouched.
+    fn choose_blind(&mut self, _legal: &[G::Action], _rng: &mut GameRng) -> Option<usize> {
+        None
+    }
 }
 
 /// How long a search may think about one decision.

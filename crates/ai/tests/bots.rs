@@ -241,6 +241,58 @@ fn greedy_beats_random() {
     assert!(greedy_wins >= 3, "greedy won {greedy_wins} of {games}");
 }
 
+/// The random bot as a bot that must be shown the view (no `choose_blind`).
+struct Sighted;
+
+impl Bot<Viktory> for Sighted {
+    fn name(&self) -> String {
+        "sighted random".into()
+    }
+
+    fn choose(
+        &mut self,
+        view: &viktory::View,
+        legal: &[viktory::Action],
+        rng: &mut GameRng,
+    ) -> usize {
+        <RandomBot as Bot<Viktory>>::choose(&mut RandomBot, view, legal, rng)
+    }
+}
+
+/// Issue 28: the arena builds no view for the random bot (`choose_blind`), and the
+/// games are the same as when it is shown one: same actions, same end.
+#[test]
+fn the_random_bot_plays_the_same_without_a_view() {
+    for g in 0..4 {
+        let state = new_game(
+            "online",
+            3,
+            &serde_json::json!({ "max_turns": 8, "dark": true }),
+        );
+        let mut blind: Vec<Box<dyn Bot<Viktory>>> =
+            (0..3).map(|_| Box::new(RandomBot) as _).collect();
+        let mut sighted: Vec<Box<dyn Bot<Viktory>>> =
+            (0..3).map(|_| Box::new(Sighted) as _).collect();
+        let a = play_game(
+            state.clone(),
+            &mut blind,
+            50 + g,
+            20_000,
+            ai::viktory::turn_marker,
+        );
+        let b = play_game(
+            state,
+            &mut sighted,
+            50 + g,
+            20_000,
+            ai::viktory::turn_marker,
+        );
+        assert!(a.decisions > 100, "{} decisions", a.decisions);
+        assert_eq!(a.decisions, b.decisions);
+        assert!(a.state == b.state, "game {g}: the games differ");
+    }
+}
+
 /// With an iteration budget the search is repeatable, and the number of threads the
 /// trees run on does not change the choice.
 #[test]
