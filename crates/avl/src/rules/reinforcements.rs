@@ -74,12 +74,14 @@ pub fn places(s: &Avl, p: PieceId) -> Vec<Hex> {
 pub fn places_in(d: &Derived<'_>, p: PieceId) -> Vec<Hex> {
     let s = d.state();
     let net = d.rail_net(s.side(p));
-    let map = s.map();
-    let mut all: Vec<Hex> = hexmap::Board::hexes(&map.board).collect();
-    all.sort();
-    all.into_iter()
-        .filter(|&h| placeable(s, p, net, h))
-        .collect()
+    // The railroad net's hexes only (not every hex of the map), sorted.
+    let mut out: Vec<Hex> = net
+        .iter_hexes(&s.map().board)
+        .filter(|&(h, &on)| on && placeable(s, p, net, h))
+        .map(|(h, _)| h)
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 /// Rule 11.1: check placing `p` on `to`.
