@@ -72,6 +72,9 @@ pub trait Session: Send {
     fn legal(&self) -> Vec<Value>;
     /// A short text for each legal action, in the same order.
     fn describe_legal(&self) -> Vec<String>;
+    /// [`Session::legal`] and [`Session::describe_legal`] together, from one listing of
+    /// the legal actions (a state answer needs both).
+    fn legal_described(&self) -> (Vec<Value>, Vec<String>);
     /// At a chance node: each outcome with its probability.
     fn chance_outcomes(&self) -> Vec<(Value, f64)>;
     /// Applies one action (a chance outcome too, when chance is scripted), then resolves
@@ -252,6 +255,14 @@ impl<G: Game> Session for GameSession<G> {
             .iter()
             .map(|a| self.state.describe_action(a))
             .collect()
+    }
+
+    fn legal_described(&self) -> (Vec<Value>, Vec<String>) {
+        self.state
+            .legal_actions()
+            .iter()
+            .map(|a| (to_json(a), self.state.describe_action(a)))
+            .unzip()
     }
 
     fn chance_outcomes(&self) -> Vec<(Value, f64)> {

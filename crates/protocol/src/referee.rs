@@ -227,11 +227,12 @@ impl Referee {
             }
             Request::Legal {} => {
                 let s = self.session()?;
+                let (actions, notation) = s.legal_described();
                 let mut reply = json!({
                     "to_move": s.to_move(),
                     "version": s.version(),
-                    "actions": s.legal(),
-                    "notation": s.describe_legal(),
+                    "actions": actions,
+                    "notation": notation,
                 });
                 if s.to_move() == ToMove::Chance {
                     reply["probabilities"] =

@@ -267,12 +267,13 @@ fn state_json(live: &Live, audience: Audience) -> Value {
     out["you"] = json!(audience.map(|s| s.0));
     out["to_move"] = json!(to_move);
     out["view"] = session.view(audience);
-    out["legal"] = json!(if acting { session.legal() } else { vec![] });
-    out["legal_text"] = json!(if acting {
-        session.describe_legal()
+    let (legal, legal_text) = if acting {
+        session.legal_described()
     } else {
-        vec![]
-    });
+        (Vec::new(), Vec::new())
+    };
+    out["legal"] = json!(legal);
+    out["legal_text"] = json!(legal_text);
     out["can_undo"] = json!(acting && audience.is_some_and(|s| session.can_undo(s)));
     out["advice"] = Value::Null;
     out["result"] = live

@@ -1,6 +1,8 @@
 //! The game lists' turn comes from `Session::game_turn`, read after every action
 //! because it is cheap; it must say exactly what a spectator's view says
-//! (`position.turn` or its `number`) at every step of a game of each family.
+//! (`position.turn` or its `number`) at every step of a game of each family. At each
+//! step `Session::legal_described` (what a state answer lists) is also checked against
+//! `legal` and `describe_legal`.
 
 use engine::{NewGame, Seed};
 use protocol::{Catalog, SessionConfig};
@@ -34,6 +36,12 @@ fn plays_along(game: &str, preset: &str, steps: usize) {
         assert_eq!(turn, shown, "{game}/{preset}, step {step}");
         turns.insert(turn);
         let legal = session.legal();
+        // What a state answer lists: the same actions, with their texts, in one pass.
+        assert_eq!(
+            session.legal_described(),
+            (legal.clone(), session.describe_legal()),
+            "{game}/{preset}, step {step}"
+        );
         if legal.is_empty() {
             break;
         }
