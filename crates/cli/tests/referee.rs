@@ -6,38 +6,15 @@
 //! games' are `referee_avl.rs` (A Victory Lost, scripted chits and dice) and
 //! `referee_viktory.rs`; `games.rs` checks that every entry point lists the same games.
 
-use std::io::Write;
-use std::process::Stdio;
-
 use serde_json::Value;
 
 mod common;
-use common::{hexwar, referee};
+use common::referee;
 
 /// Runs the referee on raw bytes; checks that it ends cleanly and returns its replies.
 fn referee_bytes(input: &[u8]) -> Vec<Value> {
-    let mut child = hexwar()
-        .arg("referee")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("hexwar runs");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_vec();
-    // Write from another thread: the referee answers while it reads.
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().unwrap();
-    let written = writer.join().unwrap();
-    assert!(
-        out.status.success(),
-        "the referee stopped with {} after {} reply lines",
-        out.status,
-        out.stdout.iter().filter(|&&b| b == b'\n').count()
-    );
-    written.expect("the referee reads all its input");
-    String::from_utf8(out.stdout)
-        .expect("replies are UTF-8")
-        .lines()
+    common::referee_bytes(input)
+        .iter()
         .map(|l| serde_json::from_str(l).expect("every reply is JSON"))
         .collect()
 }

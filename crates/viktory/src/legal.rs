@@ -124,23 +124,7 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
     let mut listed = Grid::from_board(&s.board, false);
     let mut v = Vec::new();
     for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
-        if !t.city {
-            v.push(Action::BuildCity { hex });
-        }
-        if t.city && t.metropolis.is_none() && s.rules.metropolis {
-            v.extend(
-                crate::rules::metropolis::EXTRA_KINDS
-                    .into_iter()
-                    .map(|extra| Action::BuildMetropolis { hex, extra }),
-            );
-        }
-        if s.rules.relocation {
-            v.extend(
-                hex.neighbors()
-                    .into_iter()
-                    .map(|to| Action::Relocate { from: hex, to }),
-            );
-        }
+        town_builds(s, hex, t, &mut v);
         for h in hex.range(3) {
             if h.distance(hex) >= 2
                 && crowded.get_hex(&s.board, h) == Some(&false)
@@ -157,6 +141,28 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
     v
 }
 
+/// The builds at an own town `t` at `hex` other than new towns: its upgrade to a city
+/// (7.23), a Metropolis (Expansion, H-29), a relocation (15.5).
+fn town_builds(s: &Viktory, hex: Hex, t: crate::state::Town, v: &mut Vec<Action>) {
+    if !t.city {
+        v.push(Action::BuildCity { hex });
+    }
+    if t.city && t.metropolis.is_none() && s.rules.metropolis {
+        v.extend(
+            crate::rules::metropolis::EXTRA_KINDS
+                .into_iter()
+                .map(|extra| Action::BuildMetropolis { hex, extra }),
+        );
+    }
+    if s.rules.relocation {
+        v.extend(
+            hex.neighbors()
+                .into_iter()
+                .map(|to| Action::Relocate { from: hex, to }),
+        );
+    }
+}
+
 /// The candidates `build_candidates` gave before it was made faster (issue 28): every
 /// hex of every town's range looked up with its neighbours, repeated across towns.
 #[cfg(test)]
@@ -164,23 +170,7 @@ fn build_candidates_reference(s: &Viktory) -> Vec<Action> {
     let seat = s.turn.active;
     let mut v = Vec::new();
     for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
-        if !t.city {
-            v.push(Action::BuildCity { hex });
-        }
-        if t.city && t.metropolis.is_none() && s.rules.metropolis {
-            v.extend(
-                crate::rules::metropolis::EXTRA_KINDS
-                    .into_iter()
-                    .map(|extra| Action::BuildMetropolis { hex, extra }),
-            );
-        }
-        if s.rules.relocation {
-            v.extend(
-                hex.neighbors()
-                    .into_iter()
-                    .map(|to| Action::Relocate { from: hex, to }),
-            );
-        }
+        town_builds(s, hex, t, &mut v);
         for h in hex.range(3) {
             // Only land free of towns on and around it can take a town (7.21).
             if h.distance(hex) >= 2
