@@ -310,7 +310,11 @@ export async function avlFamily(api, id) {
     const aspect = cw / ch;
     const NEAR = 1.3; // px per unit: a counter about 31 px wide
     const CLOSE = 2.6; // no closer than this on opening
-    const [winW, winH] = [cw / NEAR, ch / NEAR];
+    // Room below the hexes for the move box and the stack viewer (bottom left, over the
+    // map), and above them for the "go to" buttons: the hexes land in the upper middle.
+    const ROOM = 1.45;
+    // The largest box of hexes that, with that room, still shows at NEAR.
+    const [winW, winH] = [cw / NEAR, (ch / NEAR - SIZE) / ROOM];
     const pad = SIZE * 1.6;
     const boxOf = (list) => {
       const xs = list.map((p) => p[0]);
@@ -329,9 +333,7 @@ export async function avlFamily(api, id) {
       b = boxOf(best);
     }
     let [x0, y0, x1, y1] = b;
-    // Room below for the move box and the stack viewer (bottom left, over the map) and
-    // above for the "go to" buttons: the hexes land in the upper middle of the view.
-    y1 += (y1 - y0) * 0.45;
+    y1 += (y1 - y0) * (ROOM - 1);
     y0 -= SIZE;
     let w = x1 - x0;
     let hgt = y1 - y0;
