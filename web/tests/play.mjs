@@ -185,8 +185,14 @@ export async function battle(browser, base) {
     let foughtHere = false;
     let sawOdds = false;
     const noOdds = [];
+    // The battle is fought in this turn; the loop must not play on into later turns.
+    // (It once did: the random bot's turn was over before the page fetched the state,
+    // so "Your move" showed again and the first button ended Ann's next turn as well.
+    // By her turn after that, the battle was no longer "since your last turn".)
+    const battleTurn = await turnNumber(page);
     for (let n = 0; n < 60; n += 1) {
       await ready(page);
+      if ((await turnNumber(page)) !== battleTurn) break;
       // The panel of a battle being fought (not the odds box of battles to come).
       const panels = await page.evaluate(() => [...document.querySelectorAll('.battle-box:not(.odds-box)')].map((b) => (b.querySelector('.odds') ? '' : b.textContent)));
       for (const text of panels.filter(Boolean)) noOdds.push(text);
@@ -224,9 +230,10 @@ export async function battle(browser, base) {
       // The battle stays listed, with its dice, once it is over or while it goes on.
       await page.waitForSelector('.battle-list > li', { timeout: 15000 }).catch(() => {});
       const listed = await page.locator('.battle-list > li').allTextContents();
-      check(listed.some((t) => /2,0: Ann attacked Bot 2/.test(t)), `the battle is listed: ${listed.join(' | ')}`);
+      const when = `turn ${battleTurn} → ${await turnNumber(page)}, status “${await page.locator('.status').textContent()}”`;
+      check(listed.some((t) => /2,0: Ann attacked Bot 2/.test(t)), `the battle is listed: ${listed.join(' | ')} (${when}; log: ${(await page.locator('.log li').allTextContents()).slice(0, 12).join(' / ')})`);
       check(await page.locator('.battle-list .die').count() > 0, 'the listed battle shows its dice');
-      if (attempt === 0) {
+      if (attempt === 0 && listed.length) {
         await page.locator('.battle-list details').first().evaluate((d) => { d.open = true; });
         await page.screenshot({ path: path.join(shots, 'game-battle-list.png') });
       }
