@@ -8,6 +8,7 @@ use engine::{
 };
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::RejectReason;
 
@@ -75,6 +76,9 @@ pub trait Session: Send {
     /// [`Session::legal`] and [`Session::describe_legal`] together, from one listing of
     /// the legal actions (a state answer needs both).
     fn legal_described(&self) -> (Vec<Value>, Vec<String>);
+    /// [`Session::legal_described`] written straight to JSON text (the actions, then
+    /// their texts), without building a [`Value`] first: for a state answer.
+    fn legal_described_text(&self) -> (Box<RawValue>, Box<RawValue>);
     /// At a chance node: each outcome with its probability.
     fn chance_outcomes(&self) -> Vec<(Value, f64)>;
     /// Applies one action (a chance outcome too, when chance is scripted), then resolves
@@ -97,6 +101,9 @@ pub trait Session: Send {
     fn undo(&mut self, seat: Seat) -> Result<Step, RejectReason>;
     /// What a seat (or a spectator: `None`) sees.
     fn view(&self, seat: Option<Seat>) -> Value;
+    /// [`Session::view`] written straight to JSON text, without building a [`Value`]
+    /// first: for a state answer, which sends it as it is.
+    fn view_text(&self, seat: Option<Seat>) -> Box<RawValue>;
     /// Figures that help `seat` decide ([`engine::Game::advice`]), or `null`.
     fn advice(&self, seat: Seat) -> Value;
     /// [`Session::advice`] to work out later, elsewhere (a blocking thread): it holds a
@@ -219,6 +226,11 @@ fn to_json<T: Serialize>(value: &T) -> Value {
     serde_json::to_value(value).expect("game types serialise to JSON")
 }
 
+/// `value` as JSON text.
+fn to_text<T: Serialize + ?Sized>(value: &T) -> Box<RawValue> {
+    serde_json::value::to_raw_value(value).expect("game types serialise to JSON")
+}
+
 fn from_json<T: serde::de::DeserializeOwned>(what: &str, value: Value) -> Result<T, RejectReason> {
     serde_json::from_value(value)
         .map_err(|e| RejectReason::Malformed(format!("not a valid {what}: {e}")))
@@ -263,6 +275,15 @@ impl<G: Game> Session for GameSession<G> {
             .iter()
             .map(|a| (to_json(a), self.state.describe_action(a)))
             .unzip()
+    }
+
+    fn legal_described_text(&self) -> (Box<RawValue>, Box<RawValue>) {
+        let legal = self.state.legal_actions();
+        let texts: Vec<String> = legal
+            .iter()
+            .map(|a| self.state.describe_action(a))
+            .collect();
+        (to_text(&legal), to_text(&texts))
     }
 
     fn chance_outcomes(&self) -> Vec<(Value, f64)> {
@@ -343,6 +364,10 @@ impl<G: Game> Session for GameSession<G> {
 
     fn view(&self, seat: Option<Seat>) -> Value {
         to_json(&self.state.view(seat))
+    }
+
+    fn view_text(&self, seat: Option<Seat>) -> Box<RawValue> {
+        to_text(&self.state.view(seat))
     }
 
     fn advice(&self, seat: Seat) -> Value {

@@ -5,7 +5,9 @@
 //! concurrent players, each playing its own 2-player classic game (a new one when a
 //! game ends): read the state, post a legal action, repeat. Reports acknowledged
 //! actions per second and the latency of the acknowledging POST (p50, p99), first
-//! alone and then with `SPECTATORS` WebSocket spectators connected to the games.
+//! alone, then with `SPECTATORS` WebSocket spectators connected to the games, then with
+//! as many spectators that also fetch the state after each update, as the web page
+//! does (one `GET` at a time; updates that arrive meanwhile share the next one).
 //!
 //! Environment: `HEXWAR_BENCH_SECS` (per phase, default 10), `HEXWAR_BENCH_CLIENTS`
 //! (default 16), `HEXWAR_BENCH_SPECTATORS` (default 500), `HEXWAR_BENCH_DATABASE`
@@ -15,7 +17,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use futures_util::StreamExt;
+use futures_util::{FutureExt, StreamExt};
 use serde_json::{Value, json};
 
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
@@ -30,6 +32,7 @@ struct Totals {
     gets: AtomicU64,
     refused: AtomicU64,
     spectator_messages: AtomicU64,
+    spectator_gets: AtomicU64,
 }
 
 async fn new_game(http: &reqwest::Client, base: &str) -> (String, Vec<String>) {
@@ -129,13 +132,14 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
     f64::from(sorted[i]) / 1000.0
 }
 
-async fn phase(base: &str, clients: usize, secs: u64, spectators: usize) -> String {
+async fn phase(base: &str, clients: usize, secs: u64, spectators: usize, fetching: bool) -> String {
     let stop = Arc::new(AtomicBool::new(false));
     let totals = Arc::new(Totals {
         acks: AtomicU64::new(0),
         gets: AtomicU64::new(0),
         refused: AtomicU64::new(0),
         spectator_messages: AtomicU64::new(0),
+        spectator_gets: AtomicU64::new(0),
     });
     let games = Arc::new(std::sync::Mutex::new(Vec::new()));
     let mut tasks = Vec::new();
@@ -154,20 +158,32 @@ async fn phase(base: &str, clients: usize, secs: u64, spectators: usize) -> Stri
     }
     let ids: Vec<String> = games.lock().unwrap().clone();
     let mut sockets = Vec::new();
+    let http = reqwest::Client::new();
     for s in 0..spectators {
-        let url = format!(
-            "{}/api/games/{}/live",
-            base.replace("http", "ws"),
-            ids[s % ids.len()]
-        );
+        let id = ids[s % ids.len()].clone();
+        let url = format!("{}/api/games/{id}/live", base.replace("http", "ws"));
         let (socket, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("websocket");
         let totals = Arc::clone(&totals);
+        let (http, state) = (http.clone(), format!("{base}/api/games/{id}"));
         sockets.push(tokio::spawn(async move {
             let mut socket = socket;
             while let Some(Ok(_)) = socket.next().await {
                 totals.spectator_messages.fetch_add(1, Ordering::Relaxed);
+                if !fetching {
+                    continue;
+                }
+                // What arrived meanwhile is answered by the same GET.
+                while let Some(Some(Ok(_))) = socket.next().now_or_never() {
+                    totals.spectator_messages.fetch_add(1, Ordering::Relaxed);
+                }
+                let Ok(response) = http.get(&state).send().await else {
+                    break;
+                };
+                if response.bytes().await.is_ok() {
+                    totals.spectator_gets.fetch_add(1, Ordering::Relaxed);
+                }
             }
         }));
     }
@@ -187,7 +203,8 @@ async fn phase(base: &str, clients: usize, secs: u64, spectators: usize) -> Stri
     }
     latencies.sort_unstable();
     format!(
-        "{clients} clients, {spectators} spectators: {:.0} acknowledged actions/s; POST latency p50 {:.2} ms, p99 {:.2} ms, max {:.1} ms; {} GETs, {} refused, {} spectator messages",
+        "{clients} clients, {spectators} spectators{}: {:.0} acknowledged actions/s; POST latency p50 {:.2} ms, p99 {:.2} ms, max {:.1} ms; {} GETs, {} refused, {} spectator messages, {} spectator GETs",
+        if fetching { " fetching the state" } else { "" },
         acks as f64 / elapsed,
         percentile(&latencies, 0.50),
         percentile(&latencies, 0.99),
@@ -195,6 +212,7 @@ async fn phase(base: &str, clients: usize, secs: u64, spectators: usize) -> Stri
         totals.gets.load(Ordering::Relaxed),
         totals.refused.load(Ordering::Relaxed),
         totals.spectator_messages.load(Ordering::Relaxed),
+        totals.spectator_gets.load(Ordering::Relaxed),
     )
 }
 
@@ -221,8 +239,9 @@ fn main() {
         let running = server::start(config).await.unwrap();
         let base = format!("http://{}", running.addr);
         println!("load benchmark against {database} ({secs} s per phase)");
-        println!("{}", phase(&base, clients, secs, 0).await);
-        println!("{}", phase(&base, clients, secs, spectators).await);
+        println!("{}", phase(&base, clients, secs, 0, false).await);
+        println!("{}", phase(&base, clients, secs, spectators, false).await);
+        println!("{}", phase(&base, clients, secs, spectators, true).await);
         running.stop().await.unwrap();
     });
     let _ = std::fs::remove_dir_all(&dir);

@@ -13,8 +13,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use engine::ToMove;
 use protocol::RejectReason;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use crate::error::ApiError;
@@ -252,11 +253,26 @@ async fn create(
     Ok((StatusCode::CREATED, Json(json!(created))))
 }
 
-/// Everything a seat (or a spectator) may know of a game now, but its `advice`
-/// ([`game_state`] adds it). `version` is the audience's own ([`crate::feed`]).
-fn state_json(live: &Live, audience: Audience) -> Value {
-    let session = live.session.as_ref();
-    let to_move = session.to_move();
+/// A state answer (`GET /api/games/{id}`): the game's summary and the audience's place
+/// in it (`head`), then the session's part as written once for the version
+/// ([`crate::hub::Shown`]), and the advice. Sent as it is written: no [`Value`] is built of the
+/// view or the legal actions.
+#[derive(Serialize)]
+struct StateAnswer<'a> {
+    #[serde(flatten)]
+    head: Value,
+    view: &'a RawValue,
+    legal: &'a RawValue,
+    legal_text: &'a RawValue,
+    can_undo: bool,
+    advice: Option<&'a RawValue>,
+}
+
+/// The head of a state answer for `audience` ([`StateAnswer`]): the summary, the
+/// audience's own `version` ([`crate::feed`]), who is to move, the result and, once
+/// the game is over, the seed. Also whether the audience is to act now.
+fn state_head(live: &Live, audience: Audience) -> (Value, bool) {
+    let to_move = live.session.to_move();
     let over = live.is_over();
     let acting = !over
         && audience
@@ -266,16 +282,6 @@ fn state_json(live: &Live, audience: Audience) -> Value {
     out["version"] = json!(live.feeds.version(audience));
     out["you"] = json!(audience.map(|s| s.0));
     out["to_move"] = json!(to_move);
-    out["view"] = session.view(audience);
-    let (legal, legal_text) = if acting {
-        session.legal_described()
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    out["legal"] = json!(legal);
-    out["legal_text"] = json!(legal_text);
-    out["can_undo"] = json!(acting && audience.is_some_and(|s| session.can_undo(s)));
-    out["advice"] = Value::Null;
     out["result"] = live
         .row
         .result
@@ -288,48 +294,62 @@ fn state_json(live: &Live, audience: Audience) -> Value {
     } else {
         Value::Null
     };
-    out
+    (out, acting)
 }
 
-/// `GET /api/games/{id}`. The advice (exact odds, say) can take a while, so it is
-/// worked out on a blocking thread from a copy of the game, outside its lock, and kept
-/// for the version ([`Hub::heavy`]).
+/// `GET /api/games/{id}`. The view and the legal actions are written once per version
+/// and audience ([`Live::shown`]). The advice (exact odds, say) can take a while, so it
+/// is worked out on a blocking thread from a copy of the game, outside its lock, and
+/// kept for the version ([`Hub::heavy`]).
 async fn game_state(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
     Caller(token): Caller,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let slot = hub.slot(&id);
-    let (mut out, pending) = {
-        let guard = hub.lock(&slot).await?;
-        let live = guard.as_ref().expect("locked games are loaded");
+    let (head, shown, mut advice, pending) = {
+        let mut guard = hub.lock(&slot).await?;
+        let live = guard.as_mut().expect("locked games are loaded");
         let who = audience(live, token.as_deref())?;
-        let mut out = state_json(live, who);
-        let pending = match who {
+        let (head, acting) = state_head(live, who);
+        let shown = live.shown(who, acting);
+        let (advice, pending) = match who {
             Some(seat) if !live.is_over() => match live.cached_advice(seat) {
-                Some(advice) => {
-                    out["advice"] = advice;
-                    None
-                }
-                None => Some((
-                    seat,
-                    live.session.version(),
-                    live.session.advice_later(seat),
-                )),
+                Some(advice) => (Some(advice), None),
+                None => (
+                    None,
+                    Some((
+                        seat,
+                        live.session.version(),
+                        live.session.advice_later(seat),
+                    )),
+                ),
             },
-            _ => None,
+            _ => (None, None),
         };
-        (out, pending)
+        (head, shown, advice, pending)
     };
-    if let Some((seat, version, advice)) = pending {
-        let advice = hub.heavy(advice).await?;
+    if let Some((seat, version, later)) = pending {
+        let worked_out = hub.heavy(later).await?;
+        let text: Arc<RawValue> = serde_json::value::to_raw_value(&worked_out)
+            .expect("a JSON value is JSON text")
+            .into();
         let mut guard = hub.lock(&slot).await?;
         if let Some(live) = guard.as_mut() {
-            live.keep_advice(version, seat, advice.clone());
+            live.keep_advice(version, seat, Arc::clone(&text));
         }
-        out["advice"] = advice;
+        advice = Some(text);
     }
-    Ok(Json(out))
+    let answer = StateAnswer {
+        head,
+        view: &shown.view,
+        legal: &shown.legal,
+        legal_text: &shown.legal_text,
+        can_undo: shown.can_undo,
+        advice: advice.as_deref(),
+    };
+    let body = serde_json::to_vec(&answer).expect("a state answer is JSON");
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 /// `POST /api/games/{id}/actions`.

@@ -15,6 +15,7 @@ use axum::extract::ws::Utf8Bytes;
 use engine::{Actor, Seat, Seed, ToMove};
 use protocol::{Catalog, RejectReason, Session, SessionConfig, Step};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::sync::{MutexGuard, broadcast, watch};
 
@@ -111,8 +112,25 @@ pub(crate) struct Live {
     checkpoints: Vec<Checkpoint>,
     /// The public scores by turn so far ([`crate::replay::History`]).
     pub history: crate::replay::History,
-    /// Advice already worked out: log version, seat, advice.
-    advice: Vec<(u64, Seat, Value)>,
+    /// Advice already worked out: log version, seat, advice as JSON text.
+    advice: Vec<(u64, Seat, Arc<RawValue>)>,
+    /// The session's part of the state answers given at the current log version, by
+    /// audience and whether it is to act ([`Live::shown`]).
+    shown: Vec<(u64, Audience, bool, Arc<Shown>)>,
+}
+
+/// The session's part of a state answer (`GET /api/games/{id}`) for one audience at
+/// one log version, as JSON text: written once, then sent as it is to every caller of
+/// that audience (a table of spectators, a page that asks again) until the game moves.
+pub(crate) struct Shown {
+    /// What the audience sees ([`protocol::Session::view`]).
+    pub view: Box<RawValue>,
+    /// The legal actions, empty unless the audience is to act.
+    pub legal: Box<RawValue>,
+    /// A short text for each of them.
+    pub legal_text: Box<RawValue>,
+    /// Whether the audience may take back its last action now.
+    pub can_undo: bool,
 }
 
 impl Live {
@@ -132,6 +150,7 @@ impl Live {
             checkpoints: vec![start],
             history: crate::replay::History::default(),
             advice: Vec::new(),
+            shown: Vec::new(),
         }
     }
 
@@ -180,21 +199,53 @@ impl Live {
     }
 
     /// The advice for `seat` at the current version, if already worked out.
-    pub(crate) fn cached_advice(&self, seat: Seat) -> Option<Value> {
+    pub(crate) fn cached_advice(&self, seat: Seat) -> Option<Arc<RawValue>> {
         let version = self.session.version();
         self.advice
             .iter()
             .find(|(v, s, _)| *v == version && *s == seat)
-            .map(|(_, _, a)| a.clone())
+            .map(|(_, _, a)| Arc::clone(a))
     }
 
     /// Keeps the advice for `seat` at log version `version`, if still current.
-    pub(crate) fn keep_advice(&mut self, version: u64, seat: Seat, advice: Value) {
+    pub(crate) fn keep_advice(&mut self, version: u64, seat: Seat, advice: Arc<RawValue>) {
         let now = self.session.version();
         if version == now {
             self.advice.retain(|(v, s, _)| *v == now && *s != seat);
             self.advice.push((version, seat, advice));
         }
+    }
+
+    /// The session's part of the state answer for `audience` (`acting`: it is to act
+    /// now, so the answer lists its legal actions), written at most once per log
+    /// version: the session changes only with a log entry, and a game whose entry
+    /// fails to store is dropped whole ([`Hub::record_now`]).
+    pub(crate) fn shown(&mut self, audience: Audience, acting: bool) -> Arc<Shown> {
+        let version = self.session.version();
+        if let Some((.., shown)) = self
+            .shown
+            .iter()
+            .find(|(v, a, act, _)| *v == version && *a == audience && *act == acting)
+        {
+            return Arc::clone(shown);
+        }
+        self.shown.retain(|(v, ..)| *v == version);
+        let session = self.session.as_ref();
+        let (legal, legal_text) = if acting {
+            session.legal_described_text()
+        } else {
+            let none = || RawValue::from_string("[]".into()).expect("[] is JSON");
+            (none(), none())
+        };
+        let shown = Arc::new(Shown {
+            view: session.view_text(audience),
+            legal,
+            legal_text,
+            can_undo: acting && audience.is_some_and(|s| session.can_undo(s)),
+        });
+        self.shown
+            .push((version, audience, acting, Arc::clone(&shown)));
+        shown
     }
 
     /// The seat `token` opens, if any.

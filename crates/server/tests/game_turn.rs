@@ -1,8 +1,10 @@
 //! The game lists' turn comes from `Session::game_turn`, read after every action
 //! because it is cheap; it must say exactly what a spectator's view says
 //! (`position.turn` or its `number`) at every step of a game of each family. At each
-//! step `Session::legal_described` (what a state answer lists) is also checked against
-//! `legal` and `describe_legal`.
+//! step `Session::legal_described` (what the referee lists) is also checked against
+//! `legal` and `describe_legal`, and the JSON text a state answer sends as it is
+//! (`legal_described_text`, `view_text` for a spectator and every seat) against the
+//! `Value` forms.
 
 use engine::{NewGame, Seed};
 use protocol::{Catalog, SessionConfig};
@@ -42,6 +44,24 @@ fn plays_along(game: &str, preset: &str, steps: usize) {
             (legal.clone(), session.describe_legal()),
             "{game}/{preset}, step {step}"
         );
+        let (actions, texts) = session.legal_described_text();
+        let parse = |text: &serde_json::value::RawValue| -> Value {
+            serde_json::from_str(text.get()).expect("JSON text")
+        };
+        assert_eq!(
+            parse(&actions),
+            Value::from(legal.clone()),
+            "{game}/{preset}, step {step}"
+        );
+        assert_eq!(parse(&texts), serde_json::json!(session.describe_legal()));
+        let seats = (0..session.seats()).map(|s| Some(engine::Seat(s)));
+        for audience in std::iter::once(None).chain(seats) {
+            assert_eq!(
+                parse(&session.view_text(audience)),
+                session.view(audience),
+                "{game}/{preset}, step {step}, {audience:?}"
+            );
+        }
         if legal.is_empty() {
             break;
         }
