@@ -231,13 +231,10 @@ pub struct Store {
     url: String,
     /// SQLite has one writer at a time; writers that find the file locked sleep and
     /// retry (`busy_timeout`), which costs milliseconds. Queuing them here instead
-    /// keeps latency flat. On PostgreSQL, whose writers run side by side, only the
-    /// group writer takes it.
+    /// keeps latency flat. Unused for PostgreSQL, whose writers run side by side.
     writer: std::sync::Arc<tokio::sync::Mutex<()>>,
-    /// The queue of the group writer that commits appends together: on SQLite, one
-    /// commit (one sync to disk) for all the appends waiting; on PostgreSQL the same,
-    /// which also spares the server a connection per concurrent append.
-    group: tokio::sync::mpsc::Sender<(AppendRequest, AppendReply)>,
+    /// SQLite: the queue of the group writer that commits appends together.
+    group: Option<tokio::sync::mpsc::Sender<(AppendRequest, AppendReply)>>,
 }
 
 impl Store {
@@ -279,13 +276,15 @@ impl Store {
             .connect_with(options)
             .await?;
         let writer = std::sync::Arc::default();
-        let (group, receiver) = tokio::sync::mpsc::channel(1024);
-        tokio::spawn(group_writer(
-            pool.clone(),
-            backend,
-            std::sync::Arc::clone(&writer),
-            receiver,
-        ));
+        let group = (backend == Backend::Sqlite).then(|| {
+            let (queue, receiver) = tokio::sync::mpsc::channel(1024);
+            tokio::spawn(group_writer(
+                pool.clone(),
+                std::sync::Arc::clone(&writer),
+                receiver,
+            ));
+            queue
+        });
         let store = Store {
             pool,
             backend,
@@ -368,7 +367,14 @@ impl Store {
         id: &str,
         what: &str,
     ) -> Result<(), StoreError> {
-        Ok(notify_in(conn, self.backend, id, what).await?)
+        if self.backend == Backend::Postgres {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(NOTIFY_CHANNEL)
+                .bind(format!("{id} {what}"))
+                .execute(conn)
+                .await?;
+        }
+        Ok(())
     }
 
     /// Stores a new game with its seats and its first actions (`initial`, as the log's
@@ -656,14 +662,28 @@ impl Store {
             public_version: meta.public_version,
             progress: progress.cloned(),
         };
-        let (reply, answer) = tokio::sync::oneshot::channel();
-        self.group
-            .send((request, reply))
-            .await
-            .map_err(|_| StoreError::Failed("the writer has stopped".into()))?;
-        answer
-            .await
-            .map_err(|_| StoreError::Failed("the writer has stopped".into()))?
+        if let Some(group) = &self.group {
+            let (reply, answer) = tokio::sync::oneshot::channel();
+            group
+                .send((request, reply))
+                .await
+                .map_err(|_| StoreError::Failed("the writer has stopped".into()))?;
+            return answer
+                .await
+                .map_err(|_| StoreError::Failed("the writer has stopped".into()))?;
+        }
+        let mut tx = self.pool.begin().await?;
+        match append_in(&mut tx, &request).await? {
+            Ok(last) => {
+                self.notify(&mut tx, id, &last.to_string()).await?;
+                tx.commit().await?;
+                Ok(last)
+            }
+            Err(refused) => {
+                tx.rollback().await?;
+                Err(refused)
+            }
+        }
     }
 
     /// The actions of game `id` after version `after`, in order, as `(seq, body)`.
@@ -883,30 +903,10 @@ async fn append_in(
     Ok(Ok(last))
 }
 
-/// [`Store::notify`] on a connection of a `backend` store.
-async fn notify_in(
-    conn: &mut sqlx::AnyConnection,
-    backend: Backend,
-    id: &str,
-    what: &str,
-) -> Result<(), sqlx::Error> {
-    if backend == Backend::Postgres {
-        sqlx::query("SELECT pg_notify($1, $2)")
-            .bind(NOTIFY_CHANNEL)
-            .bind(format!("{id} {what}"))
-            .execute(conn)
-            .await?;
-    }
-    Ok(())
-}
-
-/// The group writer: takes every append waiting, commits them in one transaction, then
-/// answers each. Each append has its own savepoint, so a refused one (a stale version)
-/// leaves the others standing; on PostgreSQL each stored one notifies the other server
-/// processes at the commit.
+/// The SQLite group writer: takes every append waiting, commits them in one
+/// transaction, then answers each.
 async fn group_writer(
     pool: AnyPool,
-    backend: Backend,
     writer: std::sync::Arc<tokio::sync::Mutex<()>>,
     mut queue: tokio::sync::mpsc::Receiver<(AppendRequest, AppendReply)>,
 ) {
@@ -919,7 +919,7 @@ async fn group_writer(
             }
         }
         let _turn = writer.lock().await;
-        match commit_group(&pool, backend, &batch).await {
+        match commit_group(&pool, &batch).await {
             Ok(results) => {
                 for ((_, reply), result) in batch.into_iter().zip(results) {
                     let _ = reply.send(result);
@@ -937,7 +937,6 @@ async fn group_writer(
 
 async fn commit_group(
     pool: &AnyPool,
-    backend: Backend,
     batch: &[(AppendRequest, AppendReply)],
 ) -> Result<Vec<Result<u64, StoreError>>, sqlx::Error> {
     let mut tx = pool.begin().await?;
@@ -945,8 +944,7 @@ async fn commit_group(
     for (request, _) in batch {
         let mut savepoint = sqlx::Connection::begin(&mut *tx).await?;
         let result = append_in(&mut savepoint, request).await?;
-        if let Ok(last) = result {
-            notify_in(&mut savepoint, backend, &request.id, &last.to_string()).await?;
+        if result.is_ok() {
             savepoint.commit().await?;
         } else {
             savepoint.rollback().await?;
