@@ -179,26 +179,27 @@ async fn a_finished_avl_record_from_the_server_replays_and_verifies() {
     let created: Value = response.json().await.unwrap();
     let id = created["id"].as_str().unwrap().to_owned();
     let start = Instant::now();
-    loop {
+    let state = loop {
         let state = server.get(&http, &format!("/api/games/{id}")).await;
         if state["status"] == "over" {
-            break;
+            break state;
         }
         assert!(
             start.elapsed() < Duration::from_mins(3),
             "the bots did not finish: {state}"
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    };
     let record = server.get(&http, &format!("/api/games/{id}/record")).await;
     assert_eq!(record["game"], "avl");
     assert!(
         record["seed"].is_string(),
         "the seed is revealed at the end"
     );
-    // `result` is how the server ended the game (a resignation); the rules ended this
-    // one, and its last action says how.
-    assert!(record["result"].is_null(), "{}", record["result"]);
+    // `result` is how the game ended: the rules ended this one, so it is their ending,
+    // as the state's `to_move.over` says.
+    assert!(record["result"]["winners"].is_array(), "{}", record["result"]);
+    assert_eq!(record["result"], state["to_move"]["over"]);
     let actions = record["actions"].as_array().unwrap().len();
 
     let path = write_temp("avl.json", &record);

@@ -268,6 +268,17 @@ struct StateAnswer<'a> {
     advice: Option<&'a RawValue>,
 }
 
+/// How the game ended: the server's result (a resignation), else the rules' ending
+/// (`{"winners", "reason", ...}`, as `to_move.over`); `null` while it runs.
+fn ending(live: &Live) -> Value {
+    live.row
+        .result
+        .as_deref()
+        .and_then(|r| serde_json::from_str(r).ok())
+        .or_else(|| json!(live.session.to_move()).get("over").cloned())
+        .unwrap_or(Value::Null)
+}
+
 /// The head of a state answer for `audience` ([`StateAnswer`]): the summary, the
 /// audience's own `version` ([`crate::feed`]), who is to move, the result and, once
 /// the game is over, the seed. Also whether the audience is to act now.
@@ -282,12 +293,7 @@ fn state_head(live: &Live, audience: Audience) -> (Value, bool) {
     out["version"] = json!(live.feeds.version(audience));
     out["you"] = json!(audience.map(|s| s.0));
     out["to_move"] = json!(to_move);
-    out["result"] = live
-        .row
-        .result
-        .as_deref()
-        .and_then(|r| serde_json::from_str(r).ok())
-        .unwrap_or(Value::Null);
+    out["result"] = ending(live);
     // Fair dice: the seed is revealed once the game is over.
     out["seed"] = if over {
         json!(live.row.seed)
@@ -528,12 +534,7 @@ async fn record(
         let who = audience(live, token.as_deref())?;
         let finished = live.is_over().then(|| {
             let mut record = live.session.record(true);
-            record["result"] = live
-                .row
-                .result
-                .as_deref()
-                .and_then(|r| serde_json::from_str(r).ok())
-                .unwrap_or(Value::Null);
+            record["result"] = ending(live);
             record
         });
         (who, finished)

@@ -163,6 +163,10 @@ async fn bot_game(server: &TestServer) {
     let state = server.wait_over(&id, Duration::from_mins(2)).await;
     let (_, record) = server.get(&format!("/api/games/{id}/record"), None).await;
     let catalog = Catalog::new().with::<viktory::Viktory>();
+    // The rules ended it: the record and the state say how, as `to_move.over` does.
+    assert!(state["to_move"]["over"].is_object(), "{state}");
+    assert_eq!(state["result"], state["to_move"]["over"]);
+    assert_eq!(record["result"], state["to_move"]["over"]);
     let summary = catalog.for_record(&record).unwrap().verify(record).unwrap();
     assert_eq!(summary.actions as u64, state["version"].as_u64().unwrap());
 }
