@@ -197,7 +197,7 @@ pub(crate) fn invite(hub: &Hub, id: &str, token: &str) -> String {
 impl Hub {
     /// Creates a game: draws its seed, makes its seats and tokens, resolves any chance
     /// at the start, and stores it all in one transaction; then its bots start. Runs in
-    /// a task of its own ([`Hub::to_completion`]), so a stored game's bots always start.
+    /// a task of its own (`Hub::to_completion`), so a stored game's bots always start.
     pub async fn create_game(self: &Arc<Self>, request: CreateGame) -> Result<Created, ApiError> {
         let hub = Arc::clone(self);
         self.to_completion(async move { hub.create_game_now(request).await })
@@ -514,7 +514,7 @@ impl Hub {
     }
 
     /// Posts a message from the seat `token` opens; once stored it is told to the
-    /// game's clients even if the poster goes away ([`Hub::to_completion`]).
+    /// game's clients even if the poster goes away (`Hub::to_completion`).
     pub async fn post_message(
         self: &Arc<Self>,
         id: &str,

@@ -4,10 +4,10 @@
 //!
 //! A long game must not make these cost more than the range asked for, nor let them
 //! stall the games in play (issue 24, hole 5). So each starts from the loaded game's
-//! latest checkpoint before the range ([`crate::hub::CHECKPOINT_EVERY`] log versions
+//! latest checkpoint before the range (`crate::hub::CHECKPOINT_EVERY` log versions
 //! apart), reads only that part of the log, and replays it on a blocking thread,
 //! outside the game's lock, at most as many at once as the machine has cores
-//! ([`Hub::heavy`]). The history is kept with the game and only extended.
+//! (`Hub::heavy`). The history is kept with the game and only extended.
 //!
 //! Versions that come in and go out are in the asking audience's own numbering
 //! ([`crate::feed`]).
