@@ -198,7 +198,11 @@ async fn a_finished_avl_record_from_the_server_replays_and_verifies() {
     );
     // `result` is how the game ended: the rules ended this one, so it is their ending,
     // as the state's `to_move.over` says.
-    assert!(record["result"]["winners"].is_array(), "{}", record["result"]);
+    assert!(
+        record["result"]["winners"].is_array(),
+        "{}",
+        record["result"]
+    );
     assert_eq!(record["result"], state["to_move"]["over"]);
     let actions = record["actions"].as_array().unwrap().len();
 

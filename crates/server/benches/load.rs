@@ -162,7 +162,11 @@ async fn phase(base: &str, clients: usize, secs: u64, spectators: usize, fetchin
     for s in 0..spectators {
         let id = ids[s % ids.len()].clone();
         let url = format!("{}/api/games/{id}/live", base.replace("http", "ws"));
-        let (socket, _) = tokio_tungstenite::connect_async(url)
+        // A small read buffer: the library zero-fills all of it before every read, and
+        // at its default (128 KiB) the spectators' own reads took a tenth of the cores.
+        let config = tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
+            .read_buffer_size(16 * 1024);
+        let (socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), false)
             .await
             .expect("websocket");
         let totals = Arc::clone(&totals);

@@ -276,6 +276,52 @@ async fn websocket_upgrades_are_not_compressed() {
     server.stop().await;
 }
 
+/// A live connection takes nothing large from its client: a 64 KiB message (over the
+/// 16 KiB cap, where the library would take 64 MiB) ends that connection, and the next
+/// connection is served as usual.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_connection_refuses_a_large_message() {
+    use futures_util::SinkExt;
+    let server = TestServer::start(config(&sqlite_url("ws-large"))).await;
+    let (id, _) = server.two_people().await;
+    let url = format!(
+        "{}/api/games/{id}/live",
+        server.base.replace("http://", "ws://")
+    );
+    let hello = |mut socket: tokio_tungstenite::WebSocketStream<_>| async move {
+        while let Some(Ok(message)) = socket.next().await {
+            if let Message::Text(text) = message
+                && serde_json::from_str::<Value>(&text).unwrap()["type"] == "hello"
+            {
+                return socket;
+            }
+        }
+        panic!("the socket closed before hello");
+    };
+    let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .unwrap();
+    let mut socket = hello(socket).await;
+    // Small messages are read and ignored.
+    socket.send(Message::text("hi")).await.unwrap();
+    let _ = socket.send(Message::text("x".repeat(64 * 1024))).await;
+    let ended = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            match socket.next().await {
+                None | Some(Err(_) | Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the connection stayed open");
+    let (socket, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .unwrap();
+    let _ = hello(socket).await;
+    server.stop().await;
+}
+
 /// Forged forwarding headers from a peer that is not a trusted proxy change nothing:
 /// twenty requests, each claiming another address, share the peer's bucket of five.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
