@@ -12,7 +12,7 @@
 //!   cities in dark hexes as it last saw them. Every rule a seat applies when it decides
 //!   is judged on what it sees (H-24).
 //!
-//! Visibility is a cache in the state, recomputed after every action ([`refresh`]); the
+//! Visibility is a cache in the state, recomputed after every action (`refresh`); the
 //! explored tiles, the remembered towns and the last fight are state.
 
 use engine::Seat;
