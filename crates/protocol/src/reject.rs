@@ -102,7 +102,7 @@ impl RejectReason {
             RejectReason::NothingToUndo => plain(
                 "nothing_to_undo",
                 "there is no move of yours to take back: moves stand once a die is rolled, \
-                 a tile is revealed, a unit comes into sight or another player decides"
+                 something hidden is revealed or another player decides"
                     .into(),
             ),
         }
