@@ -13,6 +13,10 @@ use ai::{AiGame, Bot, Budget, Greedy, Mcts, MctsConfig};
 use avl::{Avl, Phase, Scenario, Setup};
 use engine::{Game, GameRng, ToMove};
 
+/// The allocator of the `hexwar` binary (crates/cli), so the figures are what it gets.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const CAMPAIGN: &str = include_str!("../../../data/avl/campaign.toml");
 
 /// A game of `scenario` played by greedy bots up to the first Movement Segment decision

@@ -13,6 +13,10 @@ use engine::{Game, GameRng, NewGame, ToMove};
 use viktory::Viktory;
 use viktory::state::Stage;
 
+/// The allocator of the `hexwar` binary (crates/cli), so the figures are what it gets.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// A classic game for `players`, played by greedy bots up to the first movement
 /// decision of game turn `turn`.
 fn position(players: u8, turn: u16) -> Viktory {

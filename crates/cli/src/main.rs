@@ -18,6 +18,12 @@ mod odds;
 mod scenario;
 mod simulate;
 
+/// mimalloc, not the system's allocator: under load the server spends a quarter of its
+/// time in glibc's `malloc`/`free` from many threads, and with mimalloc it acknowledges
+/// about 1.7× the actions per second (docs/performance.md, "The allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "hexwar",

@@ -20,6 +20,10 @@ use std::time::{Duration, Instant};
 use futures_util::{FutureExt, StreamExt};
 use serde_json::{Value, json};
 
+/// The allocator of the `hexwar` binary (crates/cli), so the figures are what it gets.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name)
         .ok()

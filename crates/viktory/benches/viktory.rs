@@ -21,6 +21,10 @@ use viktory::odds::{self, BattleSpec, SpecUnit};
 use viktory::state::Stage;
 use viktory::{Action, PerKind, Rules, Terrain, Unit, UnitId, UnitKind, Viktory};
 
+/// The allocator of the `hexwar` binary (crates/cli), so the figures are what it gets.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The seeds every playout measurement plays, in order (one game per seed).
 const SEEDS: std::ops::Range<u64> = 0..16;
 /// The game turn the mid-game position is taken at.
