@@ -1328,19 +1328,45 @@ pub(crate) fn deserialize_lenient<'de, D: serde::Deserializer<'de>>(
     serde_json::from_value(merged).map_err(D::Error::custom)
 }
 
+/// How many rule sets' compact forms each thread keeps (see [`serialize_compact`]).
+const COMPACT_KEPT: usize = 8;
+
+thread_local! {
+    /// The compact forms of the rules written last on this thread, the latest first:
+    /// the server writes a game's rules into every view it sends, and working one out
+    /// builds two whole `Value` trees (a sixteenth of a busy server's time).
+    static COMPACT: std::cell::RefCell<Vec<(Rules, serde_json::Map<String, serde_json::Value>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Writes rules compactly: the preset, the player count, and only the options that
 /// differ from the preset. Records stay small and readable, and adding an option to
-/// hexwar does not change how existing games are written.
+/// hexwar does not change how existing games are written. The form of each rule set is
+/// worked out once per thread and kept (keyed by the whole rules, so any option that
+/// differs is a different entry).
 pub(crate) fn serialize_compact<S: serde::Serializer>(
     rules: &Rules,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     use serde::ser::Error;
-    let full = serde_json::to_value(rules).map_err(S::Error::custom)?;
+    COMPACT.with_borrow_mut(|kept| {
+        if let Some(i) = kept.iter().position(|(r, _)| r == rules) {
+            kept[..=i].rotate_right(1);
+        } else {
+            let form = compact(rules).map_err(S::Error::custom)?;
+            kept.truncate(COMPACT_KEPT - 1);
+            kept.insert(0, (rules.clone(), form));
+        }
+        kept[0].1.serialize(serializer)
+    })
+}
+
+/// The compact form of `rules` (see [`serialize_compact`]).
+fn compact(rules: &Rules) -> serde_json::Result<serde_json::Map<String, serde_json::Value>> {
+    let full = serde_json::to_value(rules)?;
     let base = Rules::preset(&rules.preset, rules.players)
         .map(|b| serde_json::to_value(&b))
-        .transpose()
-        .map_err(S::Error::custom)?;
+        .transpose()?;
     let mut out = serde_json::Map::new();
     if let serde_json::Value::Object(fields) = full {
         for (k, v) in fields {
@@ -1350,5 +1376,5 @@ pub(crate) fn serialize_compact<S: serde::Serializer>(
             }
         }
     }
-    out.serialize(serializer)
+    Ok(out)
 }

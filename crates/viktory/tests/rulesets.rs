@@ -330,9 +330,17 @@ fn rules_are_written_compactly_and_read_leniently() {
     );
     let back: viktory::Setup = serde_json::from_value(json).unwrap();
     assert_eq!(back, setup);
+    // Each rule set's form is kept once written: a changed option is a new form, and the
+    // first one comes back unchanged after it.
+    let first = setup.clone();
     setup.rules.terrain_defense = true;
     let json = serde_json::to_value(&setup).unwrap();
     assert_eq!(json["rules"]["terrain_defense"], true);
+    let again = serde_json::to_value(&first).unwrap();
+    assert_eq!(
+        again["rules"],
+        serde_json::json!({"preset": "viktory1", "players": 3, "max_turns": 9})
+    );
     let bad = serde_json::json!({"rules": {"preset": "viktory1", "players": 2, "bogus": 1}});
     assert!(serde_json::from_value::<viktory::Setup>(bad).is_err());
 }
