@@ -23,6 +23,9 @@ pub struct Played<G: Game> {
     pub thinking: Vec<(u64, Duration)>,
     /// Per seat: player turns played (changes of the turn marker while it moved).
     pub turns: Vec<u64>,
+    /// Per seat: the time spent choosing in each of its player turns, in order (as
+    /// many as [`Played::turns`]).
+    pub turn_thinking: Vec<Vec<Duration>>,
 }
 
 /// The random stream for the chance action at `step` of game `seed` (as the server
@@ -55,6 +58,7 @@ pub fn play_game<G: Game>(
     assert!(bots.len() >= seats, "one bot per seat");
     let mut thinking = vec![(0u64, Duration::ZERO); seats];
     let mut turns = vec![0u64; seats];
+    let mut turn_thinking = vec![Vec::new(); seats];
     let mut last_turn: Option<u64> = None;
     let mut decisions = 0;
     let mut step = 0u64;
@@ -68,6 +72,7 @@ pub fn play_game<G: Game>(
                     decisions,
                     thinking,
                     turns,
+                    turn_thinking,
                 };
             }
             ToMove::Chance => {
@@ -88,12 +93,14 @@ pub fn play_game<G: Game>(
                         decisions,
                         thinking,
                         turns,
+                        turn_thinking,
                     };
                 }
                 let t = turn_of(&state);
                 if last_turn != Some(t) {
                     last_turn = Some(t);
                     turns[seat.index()] += 1;
+                    turn_thinking[seat.index()].push(Duration::ZERO);
                 }
                 let bot = &mut bots[seat.index()];
                 let mut rng = bot_rng(seed, step);
@@ -111,6 +118,9 @@ pub fn play_game<G: Game>(
                 });
                 thinking[seat.index()].0 += 1;
                 thinking[seat.index()].1 += spent;
+                if let Some(turn) = turn_thinking[seat.index()].last_mut() {
+                    *turn += spent;
+                }
                 let action = legal.get(i).unwrap_or(&legal[0]).clone();
                 state.apply_unchecked(action);
                 decisions += 1;

@@ -13,9 +13,10 @@ pub enum Level {
     Random,
     /// The greedy bot: one ply, instant.
     Easy,
-    /// MCTS with 250 ms per decision.
+    /// MCTS with 250 ms per decision; in VIKTORY a player turn shares about four of
+    /// them (about 1 s a turn, [`crate::viktory::pace`]).
     Normal,
-    /// MCTS with 1 s per decision.
+    /// MCTS with 1 s per decision; in VIKTORY about 4 s a player turn.
     Hard,
 }
 
@@ -33,7 +34,8 @@ impl Level {
         }
     }
 
-    /// The thinking time per decision (zero for the instant levels).
+    /// The thinking time per decision (zero for the instant levels), which the game may
+    /// share out over a turn ([`crate::AiGame::pace`]).
     pub const fn time(self) -> Duration {
         match self {
             Level::Random | Level::Easy => Duration::ZERO,

@@ -4,11 +4,12 @@
 pub mod battle;
 pub mod determinize;
 pub mod eval;
+pub mod pace;
 
 use engine::{GameRng, Seat};
 use viktory::{Action, View, Viktory};
 
-use crate::AiGame;
+use crate::{AiGame, Budget, Pace};
 
 impl AiGame for Viktory {
     fn view_seat(view: &View) -> Option<Seat> {
@@ -29,6 +30,11 @@ impl AiGame for Viktory {
 
     fn is_pass(action: &Action) -> bool {
         matches!(action, Action::EndPhase)
+    }
+
+    /// A player turn shares a few per-decision budgets ([`pace`]).
+    fn pace(view: &View, legal: &[Action], budget: Budget, rng: &mut GameRng) -> Pace {
+        pace::pace(view, legal, budget, rng)
     }
 }
 

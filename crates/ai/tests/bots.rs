@@ -336,3 +336,72 @@ fn mcts_with_iterations_ignores_the_thread_count() {
     }
     assert!(compared >= 3, "{compared}");
 }
+
+/// Issue 29: a VIKTORY player turn shares about [`ai::viktory::pace::TURN_BUDGETS`]
+/// per-decision budgets, so a turn of many decisions costs a person about the same wait
+/// as one of few. MCTS (48 iterations per decision) plays greedy for 8 game turns; its
+/// iterations are summed per player turn. Without the sharing each decision with a
+/// choice spends all 48, and a turn of ten such decisions 480.
+#[test]
+fn mcts_shares_a_budget_over_a_player_turn() {
+    use ai::viktory::pace::TURN_BUDGETS;
+    let per_decision = 48u32;
+    let mut state = new_game("classic", 2, &serde_json::json!({"max_turns": 8}));
+    let mut mcts = Mcts::new(MctsConfig {
+        budget: Budget::Iterations(per_decision),
+        trees: 1,
+        threads: 1,
+        rollout_turns: 1,
+        max_rollout_decisions: 60,
+        ..MctsConfig::default()
+    });
+    let mut greedy = Greedy::default();
+    // Per player turn of seat 0: (iterations, decisions searched).
+    let mut turns: Vec<(u64, u64, u32)> = Vec::new();
+    for step in 0..5_000u64 {
+        match state.to_move() {
+            ToMove::Over(_) => break,
+            ToMove::Chance => {
+                let a = state.sample_chance(&mut arena::chance_rng(3, step));
+                state.apply_unchecked(a);
+            }
+            ToMove::Seat(seat) => {
+                let legal = state.legal_actions();
+                let view = state.view(Some(seat));
+                let mut rng = arena::bot_rng(3, step);
+                let i = if seat == Seat(0) {
+                    let i = Bot::<Viktory>::choose(&mut mcts, &view, &legal, &mut rng);
+                    let marker = ai::viktory::turn_marker(&state);
+                    if turns.last().is_none_or(|t| t.0 != marker) {
+                        turns.push((marker, 0, 0));
+                    }
+                    if let (Some(turn), Some(stats)) = (turns.last_mut(), mcts.last) {
+                        turn.1 += stats.iterations;
+                        turn.2 += 1;
+                    }
+                    i
+                } else {
+                    Bot::<Viktory>::choose(&mut greedy, &view, &legal, &mut rng)
+                };
+                state.apply_unchecked(legal[i]);
+            }
+        }
+    }
+    let budget = TURN_BUDGETS * f64::from(per_decision);
+    let busiest = turns.iter().map(|t| t.2).max().unwrap_or(0);
+    assert!(
+        f64::from(busiest) > 2.0 * TURN_BUDGETS,
+        "some turn asks many searches: {turns:?}"
+    );
+    let mut spent: Vec<u64> = turns.iter().map(|t| t.1).collect();
+    spent.sort_unstable();
+    let median = spent[spent.len() / 2] as f64;
+    assert!(
+        median <= 1.5 * budget,
+        "median turn {median} iterations, budget {budget}: {turns:?}"
+    );
+    assert!(
+        turns.iter().all(|t| (t.1 as f64) <= 3.0 * budget),
+        "a turn spent over three turn budgets: {turns:?}"
+    );
+}

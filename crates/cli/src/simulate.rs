@@ -90,6 +90,8 @@ struct GameResult {
     decisions: u64,
     /// Per seat: decisions, seconds thinking, player turns.
     thinking: Vec<(u64, f64, u64)>,
+    /// Per seat: the seconds spent choosing in each of its player turns.
+    turn_secs: Vec<Vec<f64>>,
 }
 
 pub(crate) fn run(args: &SimulateArgs) -> ExitCode {
@@ -524,6 +526,11 @@ fn play_one<G: Family>(
             .zip(&played.turns)
             .map(|(&(d, t), &turns)| (d, t.as_secs_f64(), turns))
             .collect(),
+        turn_secs: played
+            .turn_thinking
+            .iter()
+            .map(|turns| turns.iter().map(Duration::as_secs_f64).collect())
+            .collect(),
     })
 }
 
@@ -554,6 +561,9 @@ struct BotSummary {
     elo: f64,
     ms_per_decision: f64,
     s_per_turn: f64,
+    /// The median and the longest of its player turns' thinking, in seconds.
+    s_per_turn_median: f64,
+    s_per_turn_max: f64,
     /// Against each other bot: (games together, share of wins among the two).
     versus: Vec<(usize, f64)>,
 }
@@ -573,6 +583,8 @@ impl BotSummary {
             "elo": self.elo,
             "ms_per_decision": self.ms_per_decision,
             "s_per_turn": self.s_per_turn,
+            "s_per_turn_median": self.s_per_turn_median,
+            "s_per_turn_max": self.s_per_turn_max,
         })
     }
 }
@@ -608,10 +620,13 @@ fn summarize(args: &SimulateArgs, results: &[GameResult]) -> Vec<BotSummary> {
             elo: 0.0,
             ms_per_decision: 0.0,
             s_per_turn: 0.0,
+            s_per_turn_median: 0.0,
+            s_per_turn_max: 0.0,
             versus: vec![(0, 0.0); k],
         })
         .collect();
     let mut think = vec![(0u64, 0.0f64, 0u64); k];
+    let mut turn_secs: Vec<Vec<f64>> = vec![Vec::new(); k];
     for r in results {
         let mut present: Vec<usize> = r.lineup.clone();
         present.sort_unstable();
@@ -632,6 +647,7 @@ fn summarize(args: &SimulateArgs, results: &[GameResult]) -> Vec<BotSummary> {
             think[b].0 += d;
             think[b].1 += t;
             think[b].2 += turns;
+            turn_secs[b].extend(r.turn_secs.get(s).into_iter().flatten());
             for (s2, &b2) in r.lineup.iter().enumerate() {
                 if b2 == b {
                     continue;
@@ -655,6 +671,10 @@ fn summarize(args: &SimulateArgs, results: &[GameResult]) -> Vec<BotSummary> {
         let (d, t, turns) = think[b];
         s.ms_per_decision = if d > 0 { t * 1000.0 / d as f64 } else { 0.0 };
         s.s_per_turn = if turns > 0 { t / turns as f64 } else { 0.0 };
+        let secs = &mut turn_secs[b];
+        secs.sort_by(f64::total_cmp);
+        s.s_per_turn_median = secs.get(secs.len() / 2).copied().unwrap_or(0.0);
+        s.s_per_turn_max = secs.last().copied().unwrap_or(0.0);
         for b2 in 0..k {
             let n = together[b][b2];
             s.versus[b2] = (n, if n > 0 { score[b][b2] / n as f64 } else { 0.0 });
@@ -713,13 +733,13 @@ fn table<G: Family>(
     let _ = writeln!(t, "{}", G::endings(results));
     let _ = writeln!(
         t,
-        "\n| bot | games | wins | win rate | 95 % CI (Wilson) | Elo | ms/decision | s/turn |"
+        "\n| bot | games | wins | win rate | 95 % CI (Wilson) | Elo | ms/decision | s/turn | s/turn median | s/turn max |"
     );
-    let _ = writeln!(t, "|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(t, "|---|---|---|---|---|---|---|---|---|---|");
     for b in s {
         let _ = writeln!(
             t,
-            "| {} | {} | {:.1} | {:.1} % | {:.1}–{:.1} % | {:.0} | {:.1} | {:.2} |",
+            "| {} | {} | {:.1} | {:.1} % | {:.1}–{:.1} % | {:.0} | {:.1} | {:.2} | {:.2} | {:.2} |",
             b.name,
             b.games,
             b.wins,
@@ -728,7 +748,9 @@ fn table<G: Family>(
             100.0 * b.high,
             b.elo,
             b.ms_per_decision,
-            b.s_per_turn
+            b.s_per_turn,
+            b.s_per_turn_median,
+            b.s_per_turn_max
         );
     }
     if s.len() > 1 {
@@ -830,7 +852,41 @@ mod tests {
             turns: 9,
             decisions: 0,
             thinking: Vec::new(),
+            turn_secs: Vec::new(),
         }
+    }
+
+    /// The s/turn median and max columns come from every player turn a bot played, in
+    /// whichever seat (issue 29 measures a level's wait per turn by them).
+    #[test]
+    fn turn_times_are_summarised_over_every_turn_of_a_bot() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: SimulateArgs,
+        }
+        let cli = <Cli as clap::Parser>::parse_from(["simulate", "--bots", "normal,easy"]);
+        let game = |lineup: Vec<usize>, turn_secs: Vec<Vec<f64>>| GameResult {
+            lineup,
+            thinking: turn_secs
+                .iter()
+                .map(|t| (t.len() as u64, t.iter().sum(), t.len() as u64))
+                .collect(),
+            turn_secs,
+            ..ended(vec![])
+        };
+        let results = vec![
+            game(vec![0, 1], vec![vec![0.5, 1.0, 3.0], vec![0.0]]),
+            game(vec![1, 0], vec![vec![0.0, 0.1], vec![0.7, 0.9]]),
+        ];
+        let s = summarize(&cli.args, &results);
+        assert_eq!((s[0].s_per_turn_median, s[0].s_per_turn_max), (0.9, 3.0));
+        assert!(
+            (s[0].s_per_turn - 6.1 / 5.0).abs() < 1e-9,
+            "{}",
+            s[0].s_per_turn
+        );
+        assert_eq!((s[1].s_per_turn_median, s[1].s_per_turn_max), (0.0, 0.1));
     }
 
     #[test]
