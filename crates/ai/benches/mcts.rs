@@ -78,8 +78,8 @@ fn bench_mcts(name: &str, s: &Viktory, run: Duration) {
                 threads: 1,
                 ..MctsConfig::default()
             });
-            black_box(Bot::<Viktory>::choose(
-                &mut bot,
+            // The search itself, at its whole budget (a game's turn would share it out).
+            black_box(bot.choose_unpaced::<Viktory>(
                 &view,
                 &legal,
                 &mut GameRng::from_u64(r * 1000 + k),

@@ -98,30 +98,34 @@ impl Mcts {
     pub fn new(config: MctsConfig) -> Mcts {
         Mcts { config, last: None }
     }
-}
 
-impl<G: AiGame> Bot<G> for Mcts {
-    fn name(&self) -> String {
-        format!("mcts({})", self.config.budget.describe())
-    }
-
-    fn choose(&mut self, view: &G::View, legal: &[G::Action], rng: &mut GameRng) -> usize {
+    /// Chooses with the whole configured budget, without asking the game how to spend
+    /// it ([`AiGame::pace`]): what the benchmarks time, the search itself.
+    pub fn choose_unpaced<G: AiGame>(
+        &mut self,
+        view: &G::View,
+        legal: &[G::Action],
+        rng: &mut GameRng,
+    ) -> usize {
         self.last = None;
         if legal.len() <= 1 {
             return 0;
         }
+        let cfg = self.config;
+        self.decide::<G>(&cfg, view, legal, rng)
+    }
+
+    /// Searches with `cfg` and names the chosen legal action (the statistics go to
+    /// [`Mcts::last`]).
+    fn decide<G: AiGame>(
+        &mut self,
+        cfg: &MctsConfig,
+        view: &G::View,
+        legal: &[G::Action],
+        rng: &mut GameRng,
+    ) -> usize {
         let start = Instant::now();
-        // The game may judge the decision forced, or worth less than the whole budget.
-        let cfg = match G::pace(view, legal, self.config.budget, rng) {
-            // Like a single legal action: no search, no statistics.
-            crate::Pace::Play(i) if i < legal.len() => return i,
-            crate::Pace::Play(_) => self.config,
-            crate::Pace::Search(budget) => MctsConfig {
-                budget,
-                ..self.config
-            },
-        };
-        let (stats, iterations) = search::<G>(&cfg, view, rng);
+        let (stats, iterations) = search::<G>(cfg, view, rng);
         self.last = Some(SearchStats {
             iterations,
             elapsed: start.elapsed(),
@@ -145,6 +149,30 @@ impl<G: AiGame> Bot<G> for Mcts {
                 <greedy::Greedy as Bot<G>>::choose(&mut greedy::Greedy::default(), view, legal, rng)
             }
         }
+    }
+}
+
+impl<G: AiGame> Bot<G> for Mcts {
+    fn name(&self) -> String {
+        format!("mcts({})", self.config.budget.describe())
+    }
+
+    fn choose(&mut self, view: &G::View, legal: &[G::Action], rng: &mut GameRng) -> usize {
+        self.last = None;
+        if legal.len() <= 1 {
+            return 0;
+        }
+        // The game may judge the decision forced, or worth less than the whole budget.
+        let cfg = match G::pace(view, legal, self.config.budget, rng) {
+            // Like a single legal action: no search, no statistics.
+            crate::Pace::Play(i) if i < legal.len() => return i,
+            crate::Pace::Play(_) => self.config,
+            crate::Pace::Search(budget) => MctsConfig {
+                budget,
+                ..self.config
+            },
+        };
+        self.decide::<G>(&cfg, view, legal, rng)
     }
 }
 
