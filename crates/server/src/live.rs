@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
@@ -16,6 +17,7 @@ use axum::response::Response;
 use futures_util::SinkExt;
 use serde_json::json;
 use tokio::sync::broadcast::error::RecvError;
+use tokio::time::Instant;
 
 use crate::api::{Caller, GameId, Params, audience};
 use crate::error::ApiError;
@@ -147,6 +149,19 @@ const READ_BUFFER: usize = 4096;
 /// default is 64 MiB, which a client could make the server hold per connection).
 const MAX_INCOMING: usize = 16 * 1024;
 
+/// A connection writes at most this often (see `run`): with 31 spectators of a game
+/// that moves every few milliseconds, a wake-up and a write per step per connection was
+/// most of the server's work; a person watching does not see 20 ms.
+const COALESCE: Duration = Duration::from_millis(20);
+
+/// Writes what was fed to `socket`.
+async fn flush(socket: &mut WebSocket) -> Result<(), ApiError> {
+    socket
+        .flush()
+        .await
+        .map_err(|e| ApiError::malformed(format!("send failed: {e}")))
+}
+
 async fn send(socket: &mut WebSocket, text: Utf8Bytes) -> Result<(), ApiError> {
     socket
         .send(Message::Text(text))
@@ -214,13 +229,17 @@ async fn run(
             .into(),
     )
     .await?;
+    // After writing, a connection rests for `COALESCE` before it takes the next
+    // updates: what a busy game does meanwhile waits in the channel and goes out in one
+    // write (one wake-up, one system call), while a quiet game's step goes out at once.
+    let mut resting: Option<Instant> = None;
     loop {
         tokio::select! {
-            update = updates.recv() => match update {
+            update = updates.recv(), if resting.is_none() => match update {
                 Ok(update) => {
-                    // Write every update already waiting, then flush once: fewer
-                    // system calls when a busy game outpaces the connection.
+                    // Write every update already waiting, then flush once.
                     let mut next = Some(update);
+                    let mut fed = false;
                     while let Some(update) = next.take() {
                         let fresh = match update.actions {
                             Some((_, to)) if to <= told.log => false,
@@ -239,19 +258,23 @@ async fn run(
                                 .feed(Message::Text(text))
                                 .await
                                 .map_err(|e| ApiError::malformed(format!("send failed: {e}")))?;
+                            fed = true;
                         }
                         next = updates.try_recv().ok();
                     }
-                    socket
-                        .flush()
-                        .await
-                        .map_err(|e| ApiError::malformed(format!("send failed: {e}")))?;
+                    if fed {
+                        flush(&mut socket).await?;
+                        resting = Some(Instant::now() + COALESCE);
+                    }
                 }
                 Err(RecvError::Lagged(_)) => {
                     told = catch_up(hub, &mut socket, id, who, told.version).await?;
                 }
                 Err(RecvError::Closed) => break,
             },
+            () = tokio::time::sleep_until(resting.unwrap_or_else(Instant::now)), if resting.is_some() => {
+                resting = None;
+            }
             incoming = socket.recv() => match incoming {
                 None | Some(Err(_) | Ok(Message::Close(_))) => break,
                 Some(Ok(_)) => {}
