@@ -672,6 +672,9 @@ impl Store {
                 .await
                 .map_err(|_| StoreError::Failed("the writer has stopped".into()))?;
         }
+        if self.backend == Backend::Postgres {
+            return self.append_postgres(&request).await;
+        }
         let mut tx = self.pool.begin().await?;
         match append_in(&mut tx, &request).await? {
             Ok(last) => {
@@ -684,6 +687,72 @@ impl Store {
                 Err(refused)
             }
         }
+    }
+
+    /// [`Store::append`] on PostgreSQL as one statement (one round trip, atomic on its
+    /// own): the version check and the game's row, the actions, and the news to the
+    /// other processes (`pg_notify`, sent at commit) — where a transaction took five
+    /// round trips.
+    async fn append_postgres(&self, request: &AppendRequest) -> Result<u64, StoreError> {
+        let expected = request.expected;
+        let last = expected + request.bodies.len() as u64;
+        let progress = request.progress.as_ref();
+        let rows: Vec<String> = (0..request.bodies.len())
+            .map(|i| format!("(${}::bigint, ${}::text)", 11 + 2 * i, 12 + 2 * i))
+            .collect();
+        let added = if rows.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ", added AS (INSERT INTO actions (game_id, seq, body)
+                    SELECT moved.id, v.seq, v.body FROM moved, (VALUES {}) AS v(seq, body))",
+                rows.join(", ")
+            )
+        };
+        let sql = format!(
+            "WITH moved AS (
+                UPDATE games SET seq = $1, status = COALESCE($2, status), public_seq = $3,
+                    turn = CASE WHEN $6 = 1 THEN $7 ELSE turn END,
+                    to_move = COALESCE($8, to_move)
+                WHERE id = $4 AND seq = $5 RETURNING id
+            ){added}, told AS (SELECT pg_notify($9, $10) FROM moved)
+            SELECT (SELECT count(*) FROM moved) + (SELECT count(*) FROM told) AS done"
+        );
+        let mut query = sqlx::query(&sql)
+            .bind(last as i64)
+            .bind(request.status.as_deref())
+            .bind(request.public_version as i64)
+            .bind(&request.id)
+            .bind(expected as i64)
+            .bind(i64::from(progress.is_some()))
+            .bind(progress.and_then(|p| p.turn).map(i64::from))
+            .bind(progress.map(|p| p.to_move.as_str()))
+            .bind(NOTIFY_CHANNEL)
+            .bind(format!("{} {last}", request.id));
+        for (i, body) in request.bodies.iter().enumerate() {
+            query = query.bind((expected + 1 + i as u64) as i64).bind(body);
+        }
+        let done: i64 = match query.fetch_one(&self.pool).await {
+            Ok(row) => row.try_get("done")?,
+            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
+                return Err(StoreError::Conflict { expected });
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if done == 2 {
+            return Ok(last);
+        }
+        // Tell a missing game from a stale version.
+        let exists = sqlx::query("SELECT 1 FROM games WHERE id = $1")
+            .bind(&request.id)
+            .fetch_optional(&self.pool)
+            .await?
+            .is_some();
+        Err(if exists {
+            StoreError::Conflict { expected }
+        } else {
+            StoreError::NoGame(request.id.clone())
+        })
     }
 
     /// The actions of game `id` after version `after`, in order, as `(seq, body)`.
