@@ -1,4 +1,4 @@
-//! How MCTS spends its budget on a VIKTORY II decision ([`AiGame::pace`]), so that a
+//! How MCTS spends its budget on a VIKTORY II decision ([`crate::AiGame::pace`]), so that a
 //! person waits about one budget per player turn, not one per decision (issue 29:
 //! `normal` ≤ 1 s per player turn at the median, `hard` ≤ 5 s).
 //!
@@ -69,7 +69,7 @@ fn all_alike(view: &View, legal: &[Action]) -> bool {
     })
 }
 
-/// [`AiGame::pace`] for VIKTORY II (module documentation).
+/// [`crate::AiGame::pace`] for VIKTORY II (module documentation).
 pub fn pace(view: &View, legal: &[Action], budget: Budget, _rng: &mut GameRng) -> Pace {
     if all_alike(view, legal) {
         return Pace::Play(0);
