@@ -437,15 +437,21 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 }
                 if matches!(u.kind, UnitKind::Artillery | UnitKind::Frigate) && !u.attacked {
                     let range = u32::from(s.rules.bombard_range);
+                    // Each enemy hex once, however many units stand in it (each
+                    // candidate is checked whole).
+                    let mut targets: Vec<Hex> = s
+                        .units
+                        .iter()
+                        .filter(|e| e.owner != seat && e.aboard.is_none())
+                        .filter(|e| (1..=range).contains(&e.hex.distance(u.hex)))
+                        .map(|e| e.hex)
+                        .collect();
+                    targets.sort_unstable();
+                    targets.dedup();
                     v.extend(
-                        s.units
-                            .iter()
-                            .filter(|e| e.owner != seat && e.aboard.is_none())
-                            .filter(|e| (1..=range).contains(&e.hex.distance(u.hex)))
-                            .map(|e| Action::Bombard {
-                                unit: u.id,
-                                target: e.hex,
-                            }),
+                        targets
+                            .into_iter()
+                            .map(|target| Action::Bombard { unit: u.id, target }),
                     );
                 }
                 // Only a unit that has not moved or acted may board (9.43).
