@@ -10,7 +10,9 @@ const SVG = 'http://www.w3.org/2000/svg';
 const SIZE = 24; // hex radius in SVG units
 const SQRT3 = Math.sqrt(3);
 export const SIDE_COLORS = { axis: '#5b6b7a', soviet: '#b3402e' };
-const NATION_COLORS = { german: '#5b6b7a', italian: '#4f8a5b', romanian: '#b08a2e', hungarian: '#7a5b8f', soviet: '#b3402e' };
+// Each reads white text (the counters' numbers, the stack viewer's chips) at 4.5:1 or
+// more (WCAG AA; web/tests/avl.mjs checks it).
+export const NATION_COLORS = { german: '#5b6b7a', italian: '#44804f', romanian: '#8f6d1f', hungarian: '#7a5b8f', soviet: '#b3402e' };
 
 const key = (hex) => `${hex[0]},${hex[1]}`;
 const unkey = (k) => k.split(',').map(Number);

@@ -6,6 +6,7 @@
 
 import path from 'node:path';
 import { api, axe, check, ready, shots, watch } from './lib.mjs';
+import { contrast } from './board.mjs';
 
 const key = (hex) => `${hex[0]},${hex[1]}`;
 const type = (a) => (typeof a === 'string' ? a : Object.keys(a)[0]);
@@ -134,6 +135,13 @@ export async function avlStackViewer(browser, base) {
   const label = await page.locator(`g.hex[data-hex="${k}"]`).getAttribute('aria-label');
   check(names.every((n) => label.includes(n)), `the hex's accessible name names its pieces: "${label}"`);
   await axe(page, 'avl stack viewer');
+  // Every nation's colour, not only those of the stack the game reached: white text on
+  // it (counters, chips) reads at 4.5:1 or more (an Italian chip once read 4.1:1).
+  const colors = await page.evaluate(async () => {
+    const m = await import('/avl.js');
+    return { ...m.NATION_COLORS, ...m.SIDE_COLORS };
+  });
+  for (const [name, fill] of Object.entries(colors)) check(contrast(fill, '#ffffff') >= 4.5, `white on the ${name} colour ${fill} reads ${contrast(fill, '#ffffff').toFixed(2)}:1 (≥ 4.5)`);
   check(problems.length === 0, problems.join('\n'));
   await context.close();
   // A phone: a tap pins the stack in the viewer.
