@@ -696,7 +696,6 @@ impl Store {
     async fn append_postgres(&self, request: &AppendRequest) -> Result<u64, StoreError> {
         let expected = request.expected;
         let last = expected + request.bodies.len() as u64;
-        let progress = request.progress.as_ref();
         let rows: Vec<String> = (0..request.bodies.len())
             .map(|i| format!("(${}::bigint, ${}::text)", 11 + 2 * i, 12 + 2 * i))
             .collect();
@@ -710,23 +709,11 @@ impl Store {
             )
         };
         let sql = format!(
-            "WITH moved AS (
-                UPDATE games SET seq = $1, status = COALESCE($2, status), public_seq = $3,
-                    turn = CASE WHEN $6 = 1 THEN $7 ELSE turn END,
-                    to_move = COALESCE($8, to_move)
-                WHERE id = $4 AND seq = $5 RETURNING id
-            ){added}, told AS (SELECT pg_notify($9, $10) FROM moved)
+            "WITH moved AS ({MOVE_GAME} RETURNING id){added},
+                told AS (SELECT pg_notify($9, $10) FROM moved)
             SELECT (SELECT count(*) FROM moved) + (SELECT count(*) FROM told) AS done"
         );
-        let mut query = sqlx::query(&sql)
-            .bind(last as i64)
-            .bind(request.status.as_deref())
-            .bind(request.public_version as i64)
-            .bind(&request.id)
-            .bind(expected as i64)
-            .bind(i64::from(progress.is_some()))
-            .bind(progress.and_then(|p| p.turn).map(i64::from))
-            .bind(progress.map(|p| p.to_move.as_str()))
+        let mut query = bind_move(sqlx::query(&sql), request)
             .bind(NOTIFY_CHANNEL)
             .bind(format!("{} {last}", request.id));
         for (i, body) in request.bodies.iter().enumerate() {
@@ -742,17 +729,8 @@ impl Store {
         if done == 2 {
             return Ok(last);
         }
-        // Tell a missing game from a stale version.
-        let exists = sqlx::query("SELECT 1 FROM games WHERE id = $1")
-            .bind(&request.id)
-            .fetch_optional(&self.pool)
-            .await?
-            .is_some();
-        Err(if exists {
-            StoreError::Conflict { expected }
-        } else {
-            StoreError::NoGame(request.id.clone())
-        })
+        let mut conn = self.pool.acquire().await?;
+        Err(not_moved(&mut conn, request).await?)
     }
 
     /// The actions of game `id` after version `after`, in order, as `(seq, body)`.
@@ -915,6 +893,49 @@ type AppendReply = tokio::sync::oneshot::Sender<Result<u64, StoreError>>;
 /// Most appends committed together.
 const GROUP_MAX: usize = 128;
 
+/// Moves a game's row to the new version of an append, if it is still at the expected
+/// one ([`bind_move`] gives `$1`–`$8`).
+const MOVE_GAME: &str = "UPDATE games SET seq = $1, status = COALESCE($2, status), public_seq = $3,
+        turn = CASE WHEN $6 = 1 THEN $7 ELSE turn END,
+        to_move = COALESCE($8, to_move)
+     WHERE id = $4 AND seq = $5";
+
+/// Binds [`MOVE_GAME`]'s parameters for `request`.
+fn bind_move<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+    request: &'q AppendRequest,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    let progress = request.progress.as_ref();
+    query
+        .bind((request.expected + request.bodies.len() as u64) as i64)
+        .bind(request.status.as_deref())
+        .bind(request.public_version as i64)
+        .bind(&request.id)
+        .bind(request.expected as i64)
+        .bind(i64::from(progress.is_some()))
+        .bind(progress.and_then(|p| p.turn).map(i64::from))
+        .bind(progress.map(|p| p.to_move.as_str()))
+}
+
+/// Why an append moved no game row: a missing game, or a stale version.
+async fn not_moved(
+    conn: &mut sqlx::AnyConnection,
+    request: &AppendRequest,
+) -> Result<StoreError, sqlx::Error> {
+    let exists = sqlx::query("SELECT 1 FROM games WHERE id = $1")
+        .bind(&request.id)
+        .fetch_optional(&mut *conn)
+        .await?
+        .is_some();
+    Ok(if exists {
+        StoreError::Conflict {
+            expected: request.expected,
+        }
+    } else {
+        StoreError::NoGame(request.id.clone())
+    })
+}
+
 /// Applies one append inside a transaction; the outer `Err` is a database failure, the
 /// inner one a refusal (stale version, no such game) after which the caller rolls back.
 async fn append_in(
@@ -923,36 +944,12 @@ async fn append_in(
 ) -> Result<Result<u64, StoreError>, sqlx::Error> {
     let expected = request.expected;
     let last = expected + request.bodies.len() as u64;
-    let progress = request.progress.as_ref();
-    let moved = sqlx::query(
-        "UPDATE games SET seq = $1, status = COALESCE($2, status), public_seq = $3,
-            turn = CASE WHEN $6 = 1 THEN $7 ELSE turn END,
-            to_move = COALESCE($8, to_move)
-         WHERE id = $4 AND seq = $5",
-    )
-    .bind(last as i64)
-    .bind(request.status.as_deref())
-    .bind(request.public_version as i64)
-    .bind(&request.id)
-    .bind(expected as i64)
-    .bind(i64::from(progress.is_some()))
-    .bind(progress.and_then(|p| p.turn).map(i64::from))
-    .bind(progress.map(|p| p.to_move.as_str()))
-    .execute(&mut *conn)
-    .await?
-    .rows_affected();
+    let moved = bind_move(sqlx::query(MOVE_GAME), request)
+        .execute(&mut *conn)
+        .await?
+        .rows_affected();
     if moved != 1 {
-        // Tell a missing game from a stale version.
-        let exists = sqlx::query("SELECT 1 FROM games WHERE id = $1")
-            .bind(&request.id)
-            .fetch_optional(&mut *conn)
-            .await?
-            .is_some();
-        return Ok(Err(if exists {
-            StoreError::Conflict { expected }
-        } else {
-            StoreError::NoGame(request.id.clone())
-        }));
+        return Ok(Err(not_moved(conn, request).await?));
     }
     for (i, body) in request.bodies.iter().enumerate() {
         let inserted = sqlx::query("INSERT INTO actions (game_id, seq, body) VALUES ($1, $2, $3)")
