@@ -29,7 +29,7 @@
 //! reads as a likely win. A finished game scores its outcome; an eliminated seat 0.
 
 use engine::Seat;
-use hexmap::{Board, Grid, Hex};
+use hexmap::{Board, Hex};
 use viktory::state::Stage;
 use viktory::{Terrain, UnitId, UnitKind, Viktory};
 
@@ -172,6 +172,19 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
             *sum += f64::from(r.get(k)) * w.unit[k.index()] * w.reserve;
         }
     }
+    // Land units that can threaten a town (not aboard), the strongest kinds first: each
+    // enemy's force within reach of a town keeps this order.
+    let mut strikers: Vec<(Seat, UnitKind, UnitId, Hex)> = s
+        .units()
+        .iter()
+        .filter(|u| u.kind.is_land() && u.aboard.is_none() && u.owner.index() < 8)
+        .map(|u| (u.owner, u.kind, u.id, u.hex))
+        .collect();
+    // Unit ids are unique, so the unstable sort gives the one order.
+    strikers.sort_unstable_by_key(|&(_, kind, id, _)| {
+        (STRENGTH_ORDER.iter().position(|&k| k == kind), id)
+    });
+    let mut forces: [Vec<UnitId>; 8] = Default::default();
     // Garrisons and threats.
     for &(hex, t) in &towns {
         let o = t.owner;
@@ -189,26 +202,21 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
         if contested.contains(&hex) {
             continue;
         }
-        // Each enemy's units within reach, the strongest kinds first.
-        let mut forces: [Vec<(UnitKind, UnitId)>; 8] = Default::default();
-        for u in s.units() {
-            if u.owner == o || !u.kind.is_land() || u.aboard.is_some() || u.owner.index() >= 8 {
-                continue;
-            }
-            let reach = if u.kind == UnitKind::Cavalry { 3 } else { 2 };
-            let d = u.hex.distance(hex);
-            if d >= 1 && d <= reach {
-                forces[u.owner.index()].push((u.kind, u.id));
+        // Each enemy's units within reach (land units two hexes, cavalry three).
+        forces.iter_mut().for_each(Vec::clear);
+        for &(owner, kind, id, at) in &strikers {
+            let reach = if kind == UnitKind::Cavalry { 3 } else { 2 };
+            let d = at.distance(hex);
+            if owner != o && d >= 1 && d <= reach {
+                forces[owner.index()].push(id);
             }
         }
         let mut worst: Option<(usize, f64)> = None;
-        for (e, f) in forces.iter_mut().enumerate().take(n) {
-            if f.is_empty() {
+        for (e, ids) in forces.iter().enumerate().take(n) {
+            if ids.is_empty() {
                 continue;
             }
-            f.sort_by_key(|&(kind, id)| (STRENGTH_ORDER.iter().position(|&k| k == kind), id));
-            let ids: Vec<UnitId> = f.iter().map(|&(_, id)| id).collect();
-            let Some(odds) = attack_odds(s, hex, &ids) else {
+            let Some(odds) = attack_odds(s, hex, ids) else {
                 continue;
             };
             let p = odds.attacker_wins;
@@ -314,30 +322,49 @@ static OFFSETS: std::sync::LazyLock<Vec<(Hex, bool)>> = std::sync::LazyLock::new
 
 /// Rule 7.21 (as an estimate: distance only, no path): each seat's revealed land hexes
 /// two or three hexes from one of its towns and not next to any town, up to the cap.
+///
+/// The marks live in a square of axial coordinates padded by three hexes around the
+/// board, so a town's offsets are fixed index steps with no bounds to check, and only
+/// the hexes some town marked are looked at again.
 fn add_sites(s: &Viktory, towns: &[(Hex, viktory::state::Town)], w: &Weights, m: &mut [f64]) {
+    const PAD: i32 = 3;
     let board = s.board();
+    let reach = i32::try_from(board.radius()).unwrap_or(i32::MAX / 4) + PAD;
+    let side = 2 * reach + 1;
+    let at = |h: Hex| usize::try_from((h.q + reach) + (h.r + reach) * side).ok();
+    let steps: Vec<(isize, bool)> = OFFSETS
+        .iter()
+        .map(|&(d, near)| ((d.q + d.r * side) as isize, near))
+        .collect();
     // Per hex: bit 15 = a town within one hex; bit k = seat k has a town 2–3 away.
-    let mut marks: Grid<u16> = Grid::from_board(&board, 0);
+    let mut marks = vec![0u16; usize::try_from(side * side).unwrap_or(0)];
+    let mut touched: Vec<usize> = Vec::with_capacity(towns.len() * steps.len());
     for (hex, t) in towns {
+        let Some(base) = at(*hex) else { continue };
         let bit = 1u16 << t.owner.0.min(14);
-        for &(d, near) in OFFSETS.iter() {
-            let h = *hex + d;
-            if let Some(cell) = marks.get_hex_mut(&board, h) {
-                if near {
-                    *cell |= 0x8000;
-                } else {
-                    *cell |= bit;
-                }
+        for &(step, near) in &steps {
+            let i = base.wrapping_add_signed(step);
+            let Some(cell) = marks.get_mut(i) else {
+                continue;
+            };
+            if *cell == 0 {
+                touched.push(i);
             }
+            *cell |= if near { 0x8000 } else { bit };
         }
     }
     let mut count = vec![0usize; m.len()];
-    for (i, &bits) in marks.iter().enumerate() {
-        if bits == 0 || bits & 0x8000 != 0 {
+    for i in touched {
+        let bits = marks[i];
+        if bits & 0x8000 != 0 {
             continue;
         }
-        let Some(hex) = board.hex_at(i) else { continue };
-        if board.is_perimeter(hex) || !s.terrain(hex).is_some_and(Terrain::is_land) {
+        let i = i32::try_from(i).unwrap_or(0);
+        let hex = Hex::new(i % side - reach, i / side - reach);
+        if !board.contains(hex)
+            || board.is_perimeter(hex)
+            || !s.terrain(hex).is_some_and(Terrain::is_land)
+        {
             continue;
         }
         for (p, c) in count.iter_mut().enumerate() {

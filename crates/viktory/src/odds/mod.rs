@@ -460,11 +460,15 @@ fn defender_at(s: &Viktory, hex: Hex, attacker: Seat) -> Option<Seat> {
 
 /// A side's roster: the units that hits in `hex` can take (frigates in water, land
 /// units on land, R-13), each type in the order the casualty policy loses them.
-fn roster(s: &Viktory, water: bool, units: &[(&Unit, Option<Hex>)]) -> Roster {
+fn roster<'u>(
+    s: &Viktory,
+    water: bool,
+    units: impl IntoIterator<Item = (&'u Unit, Option<Hex>)>,
+) -> Roster {
     let mut keyed: Vec<(UnitKind, usize, UnitId, Option<Hex>)> = units
-        .iter()
+        .into_iter()
         .filter(|(u, _)| (u.kind == UnitKind::Frigate) == water)
-        .map(|&(u, from)| {
+        .map(|(u, from)| {
             let cargo = if u.kind == UnitKind::Frigate {
                 s.units.iter().filter(|c| c.aboard == Some(u.id)).count()
             } else {
@@ -473,7 +477,8 @@ fn roster(s: &Viktory, water: bool, units: &[(&Unit, Option<Hex>)]) -> Roster {
             (u.kind, cargo, u.id, from)
         })
         .collect();
-    keyed.sort_by_key(|&(kind, cargo, id, _)| (kind, cargo, id));
+    // Unit ids are unique, so the unstable sort gives the one order.
+    keyed.sort_unstable_by_key(|&(kind, cargo, id, _)| (kind, cargo, id));
     let mut r = Roster::default();
     for (kind, _, _, from) in keyed {
         r.sides[kind.index()].push(from);
@@ -529,10 +534,8 @@ impl FreshKey {
     ) -> Option<FreshKey> {
         let defender = defender_at(s, hex, attacker)?;
         let water = !s.terrain(hex)?.is_land();
-        let attackers = roster(s, water, units);
-        let defending: Vec<(&Unit, Option<Hex>)> =
-            fighters(s, hex, defender).map(|u| (u, None)).collect();
-        let defenders = roster(s, water, &defending);
+        let attackers = roster(s, water, units.iter().copied());
+        let defenders = roster(s, water, fighters(s, hex, defender).map(|u| (u, None)));
         let a = attackers.counts();
         if model::count(a) == 0 || (model::count(defenders.counts()) == 0 && s.town(hex).is_none())
         {
@@ -714,8 +717,8 @@ fn in_progress<'s>(
             .map(|u| (u, u.entered_from))
             .collect()
     };
-    let attackers = roster(s, water, &unmarked(b.attacker));
-    let defenders = roster(s, water, &unmarked(b.defender));
+    let attackers = roster(s, water, unmarked(b.attacker));
+    let defenders = roster(s, water, unmarked(b.defender));
     let built = Model {
         attackers,
         defenders,
