@@ -28,6 +28,20 @@ pub trait AiGame: Game {
     /// `0.0..=1.0`, higher better: an estimate of each seat's share of the win.
     fn evaluate(&self) -> Vec<f64>;
 
+    /// The evaluation's weights by name, at their defaults, in the order
+    /// [`AiGame::evaluate_with`] reads them: what `hexwar tune` adjusts. Empty (the
+    /// default): the game has no weights to tune.
+    fn weights() -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
+
+    /// [`AiGame::evaluate`] with these weights, in [`AiGame::weights`]'s order (callers
+    /// check their number; a game without weights ignores them). `None`: the defaults.
+    fn evaluate_with(&self, weights: Option<&[f64]>) -> Vec<f64> {
+        let _ = weights;
+        self.evaluate()
+    }
+
     /// Player turns begun so far: rollouts stop after a few of them.
     fn turn_marker(&self) -> u64;
 
@@ -119,7 +133,13 @@ pub trait AiGame: Game {
 
     /// The reward vector now: the outcome when over, else the evaluation.
     fn reward(&self) -> Vec<f64> {
-        self.outcome_reward().unwrap_or_else(|| self.evaluate())
+        self.reward_with(None)
+    }
+
+    /// [`AiGame::reward`] with the evaluation's weights ([`AiGame::evaluate_with`]).
+    fn reward_with(&self, weights: Option<&[f64]>) -> Vec<f64> {
+        self.outcome_reward()
+            .unwrap_or_else(|| self.evaluate_with(weights))
     }
 }
 

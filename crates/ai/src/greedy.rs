@@ -1,6 +1,7 @@
 //! The greedy bot: score every candidate action, play the best (Wesnoth's RCA shape).
 
 use std::collections::{HashSet, VecDeque};
+use std::sync::Arc;
 
 use engine::{GameRng, Seat, ToMove};
 
@@ -15,7 +16,7 @@ const SETTLE_LIMIT: usize = 400;
 ///
 /// Battles are scored by their odds inside the evaluation, so the bot attacks when the
 /// odds are good, fights on while they stay good, and retreats when a battle turns bad.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Greedy {
     /// Samples of the chance after an action that leads to chance.
     pub chance_samples: u32,
@@ -24,6 +25,8 @@ pub struct Greedy {
     /// Positions explored at most per piece when following a piece's whole move
     /// ([`whole_moves`]); 0 scores each step by itself.
     pub whole_move_limit: usize,
+    /// The evaluation's weights ([`AiGame::weights`]); `None`: the game's defaults.
+    pub weights: Option<Arc<[f64]>>,
 }
 
 impl Default for Greedy {
@@ -32,6 +35,7 @@ impl Default for Greedy {
             chance_samples: 3,
             determinizations: 1,
             whole_move_limit: 400,
+            weights: None,
         }
     }
 }
@@ -54,8 +58,16 @@ impl<G: AiGame> Bot<G> for Greedy {
             let Some(state) = G::determinize(view, rng) else {
                 continue;
             };
-            let mut scores = scores(&state, legal, seat, self.chance_samples, rng);
-            plan_moves(&state, legal, seat, self.whole_move_limit, &mut scores);
+            let weights = self.weights.as_deref();
+            let mut scores = scores_with(&state, legal, seat, self.chance_samples, weights, rng);
+            plan_moves(
+                &state,
+                legal,
+                seat,
+                self.whole_move_limit,
+                weights,
+                &mut scores,
+            );
             for (t, s) in total.iter_mut().zip(scores) {
                 *t += s;
             }
@@ -100,19 +112,31 @@ pub fn scores<G: AiGame>(
     samples: u32,
     rng: &mut GameRng,
 ) -> Vec<f64> {
+    scores_with(state, legal, seat, samples, None, rng)
+}
+
+/// [`scores`] with the evaluation's weights ([`AiGame::evaluate_with`]).
+pub fn scores_with<G: AiGame>(
+    state: &G,
+    legal: &[G::Action],
+    seat: Seat,
+    samples: u32,
+    weights: Option<&[f64]>,
+    rng: &mut GameRng,
+) -> Vec<f64> {
     legal
         .iter()
         .map(|a| {
             let mut after = state.clone();
             after.apply_unchecked(a.clone());
             if samples == 0 || after.to_move() != engine::ToMove::Chance {
-                return value(&after, seat);
+                return value(&after, seat, weights);
             }
             let mut sum = 0.0;
             for _ in 0..samples {
                 let mut s = after.clone();
                 settle(&mut s, rng, SETTLE_LIMIT);
-                sum += value(&s, seat);
+                sum += value(&s, seat, weights);
             }
             sum / f64::from(samples)
         })
@@ -149,6 +173,7 @@ pub fn plan_moves<G: AiGame>(
     legal: &[G::Action],
     seat: Seat,
     limit: usize,
+    weights: Option<&[f64]>,
     scores: &mut [f64],
 ) {
     if limit == 0 {
@@ -167,7 +192,7 @@ pub fn plan_moves<G: AiGame>(
     pieces.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut left: Vec<u32> = pieces.into_iter().map(|(p, _)| p).collect();
     if let Some(now) = state.moving_now().filter(|p| left.contains(p)) {
-        whole_moves(state, legal, seat, limit, &[now], scores);
+        whole_moves(state, legal, seat, limit, weights, &[now], scores);
         let b = best::<G>(legal, scores);
         if G::moving_piece(&legal[b]) == Some(now) {
             return;
@@ -176,7 +201,7 @@ pub fn plan_moves<G: AiGame>(
     }
     while !left.is_empty() {
         let batch: Vec<u32> = left.drain(..PLAN_BATCH.min(left.len())).collect();
-        whole_moves(state, legal, seat, limit, &batch, scores);
+        whole_moves(state, legal, seat, limit, weights, &batch, scores);
         let b = &legal[best::<G>(legal, scores)];
         let unexplored = G::moving_piece(b).is_some_and(|p| left.contains(&p));
         if !unexplored && !G::is_pass(b) {
@@ -198,6 +223,7 @@ pub fn whole_moves<G: AiGame>(
     legal: &[G::Action],
     seat: Seat,
     limit: usize,
+    weights: Option<&[f64]>,
     pieces: &[u32],
     scores: &mut [f64],
 ) {
@@ -227,7 +253,7 @@ pub fn whole_moves<G: AiGame>(
                     continue;
                 }
                 explored += 1;
-                let v = value(&next, seat);
+                let v = value(&next, seat, weights);
                 if v > scores[i] {
                     scores[i] = v;
                 }
@@ -239,6 +265,10 @@ pub fn whole_moves<G: AiGame>(
     }
 }
 
-fn value<G: AiGame>(state: &G, seat: Seat) -> f64 {
-    state.reward().get(seat.index()).copied().unwrap_or(0.0)
+fn value<G: AiGame>(state: &G, seat: Seat, weights: Option<&[f64]>) -> f64 {
+    state
+        .reward_with(weights)
+        .get(seat.index())
+        .copied()
+        .unwrap_or(0.0)
 }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crate::{AiGame, Bot, Budget, Greedy, Mcts, MctsConfig, RandomBot};
@@ -46,15 +47,33 @@ impl Level {
 
     /// The level's bot, thinking at most `max_time` per decision, on `threads` threads.
     pub fn bot<G: AiGame>(self, max_time: Duration, threads: u32) -> Box<dyn Bot<G>> {
+        self.bot_weighted(max_time, threads, None)
+    }
+
+    /// [`Level::bot`] evaluating with these weights ([`AiGame::weights`]; `None`: the
+    /// game's defaults). The random level has no evaluation.
+    pub fn bot_weighted<G: AiGame>(
+        self,
+        max_time: Duration,
+        threads: u32,
+        weights: Option<Arc<[f64]>>,
+    ) -> Box<dyn Bot<G>> {
         match self {
             Level::Random => Box::new(RandomBot),
-            Level::Easy => Box::new(Greedy::default()),
-            Level::Normal | Level::Hard => Box::new(Mcts::new(MctsConfig {
-                budget: Budget::Time(self.time().min(max_time)),
-                trees: threads.max(1),
-                threads: threads.max(1),
-                ..MctsConfig::default()
-            })),
+            Level::Easy => Box::new(Greedy {
+                weights,
+                ..Greedy::default()
+            }),
+            Level::Normal | Level::Hard => {
+                let mut mcts = Mcts::new(MctsConfig {
+                    budget: Budget::Time(self.time().min(max_time)),
+                    trees: threads.max(1),
+                    threads: threads.max(1),
+                    ..MctsConfig::default()
+                });
+                mcts.weights = weights;
+                Box::new(mcts)
+            }
         }
     }
 }

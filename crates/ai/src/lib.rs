@@ -34,6 +34,7 @@ pub mod greedy;
 mod level;
 pub mod mcts;
 mod random;
+pub mod tune;
 pub mod viktory;
 
 pub use bot::{Bot, Budget};

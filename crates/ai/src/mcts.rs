@@ -21,6 +21,7 @@
 //! of trees, not of threads, shapes the result, so an iteration budget gives the same
 //! choice on any machine.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use engine::{GameRng, Seed};
@@ -91,12 +92,19 @@ pub struct Mcts {
     pub config: MctsConfig,
     /// Statistics of the last search (none when the choice was forced).
     pub last: Option<SearchStats>,
+    /// The evaluation's weights ([`AiGame::weights`]) for the priors, the rollouts and
+    /// their scores; `None`: the game's defaults.
+    pub weights: Option<Arc<[f64]>>,
 }
 
 impl Mcts {
     /// A bot with these settings.
     pub fn new(config: MctsConfig) -> Mcts {
-        Mcts { config, last: None }
+        Mcts {
+            config,
+            last: None,
+            weights: None,
+        }
     }
 
     /// Chooses with the whole configured budget, without asking the game how to spend
@@ -125,7 +133,7 @@ impl Mcts {
         rng: &mut GameRng,
     ) -> usize {
         let start = Instant::now();
-        let (stats, iterations) = search::<G>(cfg, view, rng);
+        let (stats, iterations) = search::<G>(cfg, view, self.weights.as_deref(), rng);
         self.last = Some(SearchStats {
             iterations,
             elapsed: start.elapsed(),
@@ -142,13 +150,15 @@ impl Mcts {
                 }
             }
         }
-        match best {
-            Some((i, _, _)) => i,
-            // No tree could be built (no determinization): fall back on one greedy ply.
-            None => {
-                <greedy::Greedy as Bot<G>>::choose(&mut greedy::Greedy::default(), view, legal, rng)
-            }
+        if let Some((i, _, _)) = best {
+            return i;
         }
+        // No tree could be built (no determinization): fall back on one greedy ply.
+        let mut greedy = greedy::Greedy {
+            weights: self.weights.clone(),
+            ..greedy::Greedy::default()
+        };
+        <greedy::Greedy as Bot<G>>::choose(&mut greedy, view, legal, rng)
     }
 }
 
@@ -183,6 +193,7 @@ type RootStats<A> = Vec<(A, u32, f64)>;
 fn search<G: AiGame>(
     cfg: &MctsConfig,
     view: &G::View,
+    weights: Option<&[f64]>,
     rng: &mut GameRng,
 ) -> (RootStats<G::Action>, u64) {
     let trees = cfg.trees.max(1);
@@ -202,6 +213,7 @@ fn search<G: AiGame>(
             let (s, n) = run_tree::<G>(
                 cfg,
                 view,
+                weights,
                 GameRng::for_step(&seed, u64::from(t)),
                 quota(t),
                 deadline,
@@ -219,6 +231,7 @@ fn search<G: AiGame>(
                                 let (s, n) = run_tree::<G>(
                                     cfg,
                                     view,
+                                    weights,
                                     GameRng::for_step(&seed, u64::from(t)),
                                     quota(t),
                                     deadline,
@@ -284,6 +297,7 @@ impl<A> Node<A> {
 
 struct Tree<'a, G: AiGame> {
     cfg: &'a MctsConfig,
+    weights: Option<&'a [f64]>,
     nodes: Vec<Node<G::Action>>,
     root_marker: u64,
 }
@@ -291,6 +305,7 @@ struct Tree<'a, G: AiGame> {
 fn run_tree<G: AiGame>(
     cfg: &MctsConfig,
     view: &G::View,
+    weights: Option<&[f64]>,
     mut rng: GameRng,
     quota: u32,
     deadline: Option<Instant>,
@@ -300,6 +315,7 @@ fn run_tree<G: AiGame>(
     };
     let mut tree: Tree<G> = Tree {
         cfg,
+        weights,
         nodes: vec![Node::new()],
         root_marker: first.turn_marker(),
     };
@@ -356,7 +372,7 @@ impl<G: AiGame> Tree<'_, G> {
                 break;
             }
             if self.nodes[node].order.is_none() {
-                let scores = greedy::scores(&d, &legal, seat, 0, rng);
+                let scores = greedy::scores_with(&d, &legal, seat, 0, self.weights, rng);
                 let mut idx: Vec<usize> = (0..legal.len()).collect();
                 idx.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
                 self.nodes[node].order = Some(idx.into_iter().map(|i| legal[i].clone()).collect());
@@ -422,7 +438,7 @@ impl<G: AiGame> Tree<'_, G> {
         if expanded {
             self.rollout(&mut d, rng);
         }
-        let reward = d.reward();
+        let reward = d.reward_with(self.weights);
         self.nodes[0].visits += 1;
         for (n, c) in path {
             let child = &mut self.nodes[n].children[c];
@@ -486,7 +502,7 @@ impl<G: AiGame> Tree<'_, G> {
                         pick.sort_unstable();
                         pick.into_iter().map(|i| legal[i].clone()).collect()
                     };
-                    let scores = greedy::scores(d, &cands, seat, 0, rng);
+                    let scores = greedy::scores_with(d, &cands, seat, 0, self.weights, rng);
                     let b = greedy::best::<G>(&cands, &scores);
                     cands[b].clone()
                 }

@@ -24,6 +24,22 @@ impl AiGame for Viktory {
         eval::evaluate(self, &eval::Weights::DEFAULT)
     }
 
+    fn weights() -> Vec<(&'static str, f64)> {
+        eval::Weights::NAMES
+            .into_iter()
+            .zip(eval::Weights::DEFAULT.values())
+            .collect()
+    }
+
+    /// Weights that [`eval::Weights::from_values`] refuses (a caller's bug: files are
+    /// checked when read) fall back on the defaults.
+    fn evaluate_with(&self, weights: Option<&[f64]>) -> Vec<f64> {
+        let w = weights
+            .and_then(eval::Weights::from_values)
+            .unwrap_or(eval::Weights::DEFAULT);
+        eval::evaluate(self, &w)
+    }
+
     fn turn_marker(&self) -> u64 {
         turn_marker(self)
     }

@@ -841,7 +841,7 @@ fn a_step_is_scored_by_the_best_place_the_whole_move_reaches() {
             let one = ai::greedy::scores(&s, &legal, seat, 0, &mut rng);
             let pieces = ai::greedy::moving_pieces::<Avl>(&legal);
             let mut whole = one.clone();
-            ai::greedy::whole_moves(&s, &legal, seat, usize::MAX, &pieces, &mut whole);
+            ai::greedy::whole_moves(&s, &legal, seat, usize::MAX, None, &pieces, &mut whole);
             for &p in &pieces {
                 let mut best_whole = f64::NEG_INFINITY;
                 let mut best_alone = f64::NEG_INFINITY;
@@ -913,12 +913,12 @@ fn greedy_ends_a_movement_segment_only_when_no_move_is_worth_more() {
             let legal = s.legal_actions();
             let one = ai::greedy::scores(&s, &legal, seat, 0, &mut rng);
             let mut planned = one.clone();
-            ai::greedy::plan_moves(&s, &legal, seat, 400, &mut planned);
+            ai::greedy::plan_moves(&s, &legal, seat, 400, None, &mut planned);
             let b = ai::greedy::best::<Avl>(&legal, &planned);
             if s.phase() == avl::Phase::Movement && Avl::is_pass(&legal[b]) {
                 let pieces = ai::greedy::moving_pieces::<Avl>(&legal);
                 let mut full = one.clone();
-                ai::greedy::whole_moves(&s, &legal, seat, 400, &pieces, &mut full);
+                ai::greedy::whole_moves(&s, &legal, seat, 400, None, &pieces, &mut full);
                 for (a, v) in legal.iter().zip(&full) {
                     assert!(
                         *v <= planned[b] + 1e-12,

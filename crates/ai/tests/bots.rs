@@ -405,3 +405,185 @@ fn mcts_shares_a_budget_over_a_player_turn() {
         "a turn spent over three turn budgets: {turns:?}"
     );
 }
+
+/// Positions of a short greedy game, every eighth step.
+fn some_positions(seed: u64) -> Vec<Viktory> {
+    let mut s = new_game("classic", 2, &serde_json::json!({ "max_turns": 5 }));
+    let mut greedy = Greedy::default();
+    let mut out = Vec::new();
+    for step in 0..3_000u64 {
+        let seat = match s.to_move() {
+            ToMove::Over(_) => break,
+            ToMove::Chance => {
+                let a = s.sample_chance(&mut arena::chance_rng(seed, step));
+                s.apply_unchecked(a);
+                continue;
+            }
+            ToMove::Seat(seat) => seat,
+        };
+        let legal = s.legal_actions();
+        if step % 8 == 0 && legal.len() > 2 {
+            out.push(s.clone());
+        }
+        let view = s.view(Some(seat));
+        let i = Bot::<Viktory>::choose(&mut greedy, &view, &legal, &mut arena::bot_rng(seed, step));
+        s.apply_unchecked(legal[i]);
+    }
+    out
+}
+
+/// Issue 29: the evaluation's weights are numbers `hexwar tune` can move and the bots
+/// can carry. They read back as they were written; anything but 18 finite numbers of at
+/// least 0 is refused.
+#[test]
+fn evaluation_weights_read_back() {
+    use ai::viktory::eval::Weights;
+    for w in [Weights::HAND, Weights::DEFAULT] {
+        assert_eq!(Weights::from_values(&w.values()), Some(w));
+    }
+    let names: Vec<&str> = <Viktory as AiGame>::weights()
+        .iter()
+        .map(|(n, _)| *n)
+        .collect();
+    assert_eq!(names, Weights::NAMES);
+    let mut v = Weights::HAND.values().to_vec();
+    assert_eq!(Weights::from_values(&v[..17]), None, "too few");
+    v[3] = -1.0;
+    assert_eq!(Weights::from_values(&v), None, "negative");
+    v[3] = f64::NAN;
+    assert_eq!(Weights::from_values(&v), None, "not a number");
+}
+
+/// Weights reach the evaluation through every bot: the defaults given explicitly score
+/// and choose as no weights do, and other weights score differently.
+#[test]
+fn bots_evaluate_with_the_weights_they_carry() {
+    use ai::viktory::eval::Weights;
+    use std::sync::Arc;
+    let defaults: Arc<[f64]> = Weights::DEFAULT.values().to_vec().into();
+    let mut cities = Weights::DEFAULT;
+    cities.city *= 3.0;
+    cities.sharpness = 1.0;
+    let other: Arc<[f64]> = cities.values().to_vec().into();
+    let positions = some_positions(5);
+    assert!(positions.len() >= 5, "{}", positions.len());
+    let mut differ = 0;
+    for (k, s) in positions.iter().enumerate() {
+        assert_eq!(s.evaluate_with(Some(&defaults)), s.evaluate());
+        differ += usize::from(s.evaluate_with(Some(&other)) != s.evaluate());
+        let seat = s.to_move().seat().expect("a seat decides");
+        let view = s.view(Some(seat));
+        let legal = s.legal_actions();
+        let rng = || arena::bot_rng(77, k as u64);
+        let plain = Bot::<Viktory>::choose(&mut Greedy::default(), &view, &legal, &mut rng());
+        let mut weighted = Greedy {
+            weights: Some(Arc::clone(&defaults)),
+            ..Greedy::default()
+        };
+        assert_eq!(
+            plain,
+            Bot::<Viktory>::choose(&mut weighted, &view, &legal, &mut rng())
+        );
+        let search = |weights: Option<Arc<[f64]>>| {
+            let mut bot = tiny_mcts();
+            bot.weights = weights;
+            bot.choose_unpaced::<Viktory>(&view, &legal, &mut rng())
+        };
+        assert_eq!(search(None), search(Some(Arc::clone(&defaults))));
+    }
+    assert!(differ > 0, "other weights changed no evaluation");
+}
+
+/// `hexwar tune`'s pieces on a few short games: self-play positions labelled with
+/// results that share out 1, a fifth of the games held out, and a descent that never
+/// ends worse than it started.
+#[test]
+fn tuning_learns_from_self_play() {
+    use ai::tune::{SelfPlay, fit, self_play};
+    use ai::viktory::eval::Weights;
+    let start = new_game("classic", 2, &serde_json::json!({ "max_turns": 3 }));
+    let samples = self_play(
+        &start,
+        &SelfPlay {
+            games: 5,
+            seed: 3,
+            random_percent: 5,
+            max_decisions: 5_000,
+            threads: 2,
+            weights: None,
+        },
+    );
+    assert!(samples.len() >= 20, "{} positions", samples.len());
+    for s in &samples {
+        assert!(
+            (s.result.iter().sum::<f64>() - 1.0).abs() < 1e-9,
+            "{:?}",
+            s.result
+        );
+    }
+    assert!(samples.iter().any(ai::tune::Sample::held_out));
+    assert!(samples.iter().any(|s| !s.held_out()));
+    assert!(samples.iter().all(|s| s.held_out() == (s.game == 4)));
+    let hand = Weights::HAND.values();
+    let mut steps = vec![0.0; hand.len()];
+    steps[1] = 5.0; // the city
+    steps[17] = 0.5; // the sharpness
+    let f = fit(&samples, &hand, &steps, 2, 2);
+    assert!(f.after.train <= f.before.train, "{f:?}");
+    assert!(f.before.train > 0.0 && f.before.test > 0.0, "{f:?}");
+    let moved: Vec<usize> = (0..hand.len())
+        .filter(|&i| f.weights[i].to_bits() != hand[i].to_bits())
+        .collect();
+    assert!(moved.iter().all(|i| [1, 17].contains(i)), "{moved:?}");
+    // The same seed gives the same positions and the same fit.
+    let again = fit(&samples, &hand, &steps, 2, 1);
+    assert_eq!(again.weights, f.weights);
+}
+
+/// The matches `hexwar tune` plays by: each seed is played with the first weights in
+/// every seat, so weights against themselves score exactly an even share; the number
+/// of threads changes nothing; SPSA's steps keep weights without a scale fixed.
+#[test]
+fn tuning_matches_are_fair_and_repeatable() {
+    use ai::tune::{Spsa, match_score, spsa};
+    use ai::viktory::eval::Weights;
+    use std::sync::Arc;
+    let start = new_game("classic", 2, &serde_json::json!({ "max_turns": 3 }));
+    let hand: Arc<[f64]> = Weights::HAND.values().to_vec().into();
+    let mut cities = Weights::HAND;
+    cities.city = 2.0;
+    let cities: Arc<[f64]> = cities.values().to_vec().into();
+    let even = match_score(&start, &hand, &hand, 4, 6, 2, 5_000);
+    assert!((even - 0.5).abs() < 1e-12, "{even}");
+    let one = match_score(&start, &cities, &hand, 6, 6, 1, 5_000);
+    let two = match_score(&start, &cities, &hand, 6, 6, 2, 5_000);
+    assert_eq!(one.to_bits(), two.to_bits());
+    let mut scale = vec![0.0; hand.len()];
+    scale[1] = 5.0;
+    let mut steps = Vec::new();
+    let plan = Spsa {
+        steps: 3,
+        games: 2,
+        seed: 8,
+        threads: 2,
+        max_decisions: 5_000,
+        ..Spsa::default()
+    };
+    let tuned = spsa(&start, &hand, &scale, &plan, &mut |k, step| {
+        steps.push((k, step.up_share));
+    });
+    assert_eq!(steps.len(), 3);
+    for (i, (t, h)) in tuned.iter().zip(hand.iter()).enumerate() {
+        if i != 1 {
+            assert_eq!(t.to_bits(), h.to_bits(), "weight {i} moved");
+        }
+    }
+    let again = spsa(
+        &start,
+        &hand,
+        &scale,
+        &Spsa { threads: 1, ..plan },
+        &mut |_, _| {},
+    );
+    assert_eq!(again, tuned);
+}

@@ -17,6 +17,7 @@ use server::catalog;
 mod odds;
 mod scenario;
 mod simulate;
+mod tune;
 
 /// mimalloc, not the system's allocator: under load the server spends a quarter of its
 /// time in glibc's `malloc`/`free` from many threads, and with mimalloc it acknowledges
@@ -54,6 +55,8 @@ enum Command {
     Serve(Box<ServeArgs>),
     /// Run bot tournaments.
     Simulate(Box<simulate::SimulateArgs>),
+    /// Learn the VIKTORY evaluation's weights from self-play (see docs/ai.md).
+    Tune(Box<tune::TuneArgs>),
     /// Print exact VIKTORY battle or bombardment odds (see docs/odds.md).
     Odds(Box<odds::OddsArgs>),
     /// Check or render an A Victory Lost scenario file.
@@ -236,6 +239,7 @@ fn main() -> ExitCode {
         Command::Verify { file } => check_record(&file, true),
         Command::Serve(args) => serve(*args),
         Command::Simulate(args) => simulate::run(&args),
+        Command::Tune(args) => tune::run(&args),
         Command::Odds(args) => odds::run(&args),
         Command::Scenario(command) => scenario::run(command),
     }

@@ -25,8 +25,10 @@ use viktory::Viktory;
 /// `hexwar simulate` flags.
 #[derive(clap::Args, Debug)]
 pub(crate) struct SimulateArgs {
-    /// Bots, comma-separated: random, greedy, mcts, or a level (easy, normal, hard).
-    /// Two bots with more than two players: the first against a field of the second.
+    /// Bots, comma-separated: random, greedy, mcts, or a level (easy, normal, hard);
+    /// `NAME:WEIGHTS` evaluates with other weights (VIKTORY: `hand`, `default`, or a
+    /// file from `hexwar tune`). Two bots with more than two players: the first against
+    /// a field of the second.
     #[arg(long, default_value = "greedy,random", value_delimiter = ',')]
     bots: Vec<String>,
     /// Games per pairing.
@@ -112,21 +114,37 @@ fn budget(args: &SimulateArgs) -> Budget {
     }
 }
 
+/// The bot a `--bots` name stands for; `NAME:WEIGHTS` evaluates with other weights
+/// (`hand`, `default` or a file written by `hexwar tune`).
 fn make_bot<G: AiGame>(name: &str, args: &SimulateArgs) -> Result<Box<dyn Bot<G>>, String> {
-    Ok(match name {
+    let (base, weights) = match name.split_once(':') {
+        Some((base, spec)) => (base, Some(crate::tune::read_weights::<G>(spec)?)),
+        None => (name, None),
+    };
+    Ok(match base {
+        "random" if weights.is_some() => {
+            return Err("the random bot has no evaluation to weigh".into());
+        }
         "random" => Box::new(RandomBot),
-        "greedy" => Box::new(Greedy::default()),
-        "mcts" => Box::new(Mcts::new(MctsConfig {
-            budget: budget(args),
-            trees: args.trees.max(1),
-            threads: args.trees.max(1),
-            ..MctsConfig::default()
-        })),
+        "greedy" => Box::new(Greedy {
+            weights,
+            ..Greedy::default()
+        }),
+        "mcts" => {
+            let mut mcts = Mcts::new(MctsConfig {
+                budget: budget(args),
+                trees: args.trees.max(1),
+                threads: args.trees.max(1),
+                ..MctsConfig::default()
+            });
+            mcts.weights = weights;
+            Box::new(mcts)
+        }
         other => {
             let level: Level = other
                 .parse()
                 .map_err(|e| format!("{e} (or greedy, mcts)"))?;
-            level.bot::<G>(Duration::from_hours(1), args.trees.max(1))
+            level.bot_weighted::<G>(Duration::from_hours(1), args.trees.max(1), weights)
         }
     })
 }

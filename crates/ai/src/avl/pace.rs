@@ -86,7 +86,15 @@ fn carry_on(s: &Avl, legal: &[Action], seat: Seat, piece: u32) -> Option<usize> 
         after.apply_unchecked(legal[i]);
         scores[i] = value(&after);
     }
-    greedy::whole_moves(s, legal, seat, WHOLE_MOVE_LIMIT, &[piece], &mut scores);
+    greedy::whole_moves(
+        s,
+        legal,
+        seat,
+        WHOLE_MOVE_LIMIT,
+        None,
+        &[piece],
+        &mut scores,
+    );
     let best = steps
         .into_iter()
         .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))?;

@@ -74,8 +74,12 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The tuned defaults.
-    pub const DEFAULT: Weights = Weights {
+    /// The weights the bots play with.
+    pub const DEFAULT: Weights = Weights::HAND;
+
+    /// The weights set by hand before any tuning: the baseline `hexwar tune` starts
+    /// from and is measured against.
+    pub const HAND: Weights = Weights {
         town: 10.0,
         city: 20.0,
         capital: 8.0,
@@ -92,6 +96,79 @@ impl Weights {
         sites_max: 3,
         sharpness: 2.0,
     };
+
+    /// The names of the weights, in [`Weights::values`]' order (the field names).
+    pub const NAMES: [&'static str; 18] = [
+        "town",
+        "city",
+        "capital",
+        "foreign_capital",
+        "unit_infantry",
+        "unit_cavalry",
+        "unit_artillery",
+        "unit_frigate",
+        "reserve",
+        "garrison_first",
+        "garrison_second",
+        "threat",
+        "threat_gain",
+        "threat_now",
+        "advance",
+        "site",
+        "sites_max",
+        "sharpness",
+    ];
+
+    /// The weights as numbers, in [`Weights::NAMES`]' order.
+    pub fn values(&self) -> [f64; 18] {
+        let [inf, cav, art, fri] = self.unit;
+        [
+            self.town,
+            self.city,
+            self.capital,
+            self.foreign_capital,
+            inf,
+            cav,
+            art,
+            fri,
+            self.reserve,
+            self.garrison_first,
+            self.garrison_second,
+            self.threat,
+            self.threat_gain,
+            self.threat_now,
+            self.advance,
+            self.site,
+            self.sites_max as f64,
+            self.sharpness,
+        ]
+    }
+
+    /// The weights from numbers in [`Weights::NAMES`]' order; `None` unless there are
+    /// exactly that many, all finite and none negative. `sites_max` is rounded.
+    pub fn from_values(v: &[f64]) -> Option<Weights> {
+        let v: &[f64; 18] = v.try_into().ok()?;
+        if v.iter().any(|x| !x.is_finite() || *x < 0.0) {
+            return None;
+        }
+        Some(Weights {
+            town: v[0],
+            city: v[1],
+            capital: v[2],
+            foreign_capital: v[3],
+            unit: [v[4], v[5], v[6], v[7]],
+            reserve: v[8],
+            garrison_first: v[9],
+            garrison_second: v[10],
+            threat: v[11],
+            threat_gain: v[12],
+            threat_now: v[13],
+            advance: v[14],
+            site: v[15],
+            sites_max: v[16].round().min(64.0) as usize,
+            sharpness: v[17],
+        })
+    }
 }
 
 /// Each seat's share of the win (index = seat), summing to 1.
