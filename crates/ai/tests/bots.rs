@@ -587,3 +587,35 @@ fn tuning_matches_are_fair_and_repeatable() {
     );
     assert_eq!(again, tuned);
 }
+
+/// The weights the bots play with are the ones `hexwar tune` wrote to
+/// `data/ai/viktory-weights.json`, number for number.
+#[test]
+fn the_default_weights_are_the_tuned_file() {
+    use ai::viktory::eval::Weights;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../data/ai/viktory-weights.json"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("the weights file")).unwrap();
+    assert_eq!(doc["game"], "viktory");
+    let file: Vec<f64> = Weights::NAMES
+        .iter()
+        .map(|n| doc["weights"][n].as_f64().expect(n))
+        .collect();
+    // serde_json reads a decimal to within an ulp or so of the nearest double.
+    let same = |a: &[f64], b: &[f64]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(x, y)| (x - y).abs() <= 1e-12 * y.abs().max(1.0))
+    };
+    let default = Weights::DEFAULT.values();
+    assert!(same(&file, &default), "{file:?}\n{default:?}");
+    let hand: Vec<f64> = Weights::NAMES
+        .iter()
+        .map(|n| doc["start"][n].as_f64().expect(n))
+        .collect();
+    assert!(same(&hand, &Weights::HAND.values()), "{hand:?}");
+}
