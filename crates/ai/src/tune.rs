@@ -340,13 +340,13 @@ pub struct Spsa {
 impl Default for Spsa {
     fn default() -> Self {
         Spsa {
-            steps: 200,
-            games: 8,
+            steps: 500,
+            games: 16,
             seed: 1,
             threads: 2,
             max_decisions: 20_000,
             a: 2.0,
-            c: 0.5,
+            c: 1.0,
         }
     }
 }

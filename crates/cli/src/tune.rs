@@ -21,20 +21,20 @@ pub(crate) struct TuneArgs {
     #[arg(long, default_value = "spsa")]
     method: String,
     /// spsa: steps.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 500)]
     steps: usize,
     /// spsa: games per step (a multiple of the players; seat-swapped on each seed).
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 16)]
     step_games: usize,
     /// spsa: how far the weights are moved up and down, in quarters of each weight
     /// (decaying slowly over the steps).
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 1.0)]
     perturbation: f64,
     /// spsa: the step's size per unit of score difference (decaying over the steps).
     #[arg(long, default_value_t = 2.0)]
     gain: f64,
     /// Games of the tuned weights against the start at the end (0: none).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 400)]
     check_games: usize,
     /// regression: self-play games (every fifth is held out to test the fit).
     #[arg(long, default_value_t = 300)]
