@@ -159,6 +159,26 @@ fn preset_options(args: &SimulateArgs) -> Result<serde_json::Map<String, Value>,
     }
 }
 
+/// A VIKTORY game of `preset` for `players`, scored at `max_turns` (0: no limit, R-19),
+/// with more preset `options`: where `simulate` and `tune` start their games.
+pub(crate) fn viktory_start(
+    preset: &str,
+    max_turns: u16,
+    mut options: serde_json::Map<String, Value>,
+    players: u8,
+) -> Result<Viktory, String> {
+    if max_turns > 0 {
+        options.insert("max_turns".into(), max_turns.into());
+    }
+    let setup = Viktory::new_setup(&NewGame {
+        preset: Some(preset.to_owned()),
+        options,
+        players: Some(players),
+    })
+    .map_err(|e| e.to_string())?;
+    Viktory::from_setup(&setup).map_err(|e| e.to_string())
+}
+
 /// A tournament's starting position and how the table names it.
 struct Start<G> {
     state: G,
@@ -187,17 +207,7 @@ impl Family for Viktory {
         }
         let preset = args.preset.clone().unwrap_or_else(|| "classic".into());
         let max_turns = args.max_turns.unwrap_or(30);
-        let mut options = preset_options(args)?;
-        if max_turns > 0 {
-            options.insert("max_turns".into(), max_turns.into());
-        }
-        let setup = Viktory::new_setup(&NewGame {
-            preset: Some(preset.clone()),
-            options,
-            players: Some(args.players),
-        })
-        .map_err(|e| e.to_string())?;
-        let state = Viktory::from_setup(&setup).map_err(|e| e.to_string())?;
+        let state = viktory_start(&preset, max_turns, preset_options(args)?, args.players)?;
         let mut fields = serde_json::Map::new();
         fields.insert("preset".into(), preset.clone().into());
         fields.insert("max_turns".into(), max_turns.into());

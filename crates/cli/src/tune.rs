@@ -9,7 +9,7 @@ use std::sync::Arc;
 use ai::AiGame;
 use ai::tune::{Fit, SelfPlay};
 use ai::viktory::eval::Weights;
-use engine::{Game, NewGame};
+use engine::Game;
 use serde_json::{Value, json};
 use viktory::Viktory;
 
@@ -156,17 +156,8 @@ fn weights_json<G: AiGame>(values: &[f64]) -> Value {
 fn tune(args: &TuneArgs) -> Result<(), String> {
     let preset = args.preset.clone().unwrap_or_else(|| "classic".into());
     let max_turns = args.max_turns.unwrap_or(30);
-    let mut options = serde_json::Map::new();
-    if max_turns > 0 {
-        options.insert("max_turns".into(), max_turns.into());
-    }
-    let setup = Viktory::new_setup(&NewGame {
-        preset: Some(preset.clone()),
-        options,
-        players: Some(args.players),
-    })
-    .map_err(|e| e.to_string())?;
-    let start_state = Viktory::from_setup(&setup).map_err(|e| e.to_string())?;
+    let start_state =
+        crate::simulate::viktory_start(&preset, max_turns, serde_json::Map::new(), args.players)?;
     let start = read_weights::<Viktory>(&args.start)?;
     println!(
         "{} tuning, preset {preset}, {} players, max turns {max_turns}, seed {}, from {}",
