@@ -385,7 +385,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 }
                 // Moves are checked here directly, the unit once and each destination
                 // with the same rule functions `check` uses (so the two agree).
-                if !u.done && (u.mp > 0 || u.road_run > 0) && movement::check_mover(s, u).is_ok() {
+                if movement::can_move_on(s, u) {
                     let land = u.kind.is_land();
                     let steps = u
                         .hex

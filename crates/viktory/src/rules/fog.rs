@@ -16,7 +16,7 @@
 //! explored tiles, the remembered towns and the last fight are state.
 
 use engine::Seat;
-use hexmap::{Board, Grid, Hex};
+use hexmap::{Board, Grid, Hex, HexagonBoard};
 use serde::{Deserialize, Serialize};
 
 use crate::board::Terrain;
@@ -46,6 +46,89 @@ pub struct Fog {
     pub(crate) visible: Grid<u8>,
     /// The latest battle or bombardment.
     pub(crate) fight: Option<Fight>,
+    /// Cache (Dark): the moving seat's last reach search, for the next refresh.
+    pub(crate) reach_memo: ReachMemo,
+}
+
+/// Cache (Dark, issue 28): the reach of each group of alike units of the seat moving,
+/// as last searched, with everything else the movement rules read then ([`World`]).
+/// A refresh searches again only the groups not searched in the same world: in the
+/// movement phase one step changes one unit, and the other groups' reach stands.
+///
+/// Not part of the position: two states compare equal whatever their memos hold, and a
+/// memo is never saved (a loaded state starts without one).
+#[derive(Clone, Default)]
+pub(crate) struct ReachMemo(Option<std::sync::Arc<Reached>>);
+
+impl PartialEq for ReachMemo {
+    fn eq(&self, _: &ReachMemo) -> bool {
+        true
+    }
+}
+
+impl Eq for ReachMemo {}
+
+impl std::fmt::Debug for ReachMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let groups = self.0.as_ref().map_or(0, |r| r.groups.len());
+        write!(f, "ReachMemo({groups} groups)")
+    }
+}
+
+/// One reach search: the world it ran in, and each group's hexes.
+struct Reached {
+    world: World,
+    /// A unit standing for its group (numbered 0), and the hexes it reaches.
+    groups: Vec<(Unit, Vec<Hex>)>,
+}
+
+/// Everything [`movement::can_step`] and [`movement::move_ends_at`] read for `seat`'s
+/// units besides the unit itself: while it is the same, a group's reach is the same.
+/// The seat's own units are not in it (they never bar or ease an own unit's step);
+/// the other seats' are, by hex, as the occupancy has them, and (with subjugation,
+/// whose Alliance units ease slow terrain) unit by unit.
+#[derive(Clone, PartialEq, Eq)]
+struct World {
+    seat: Seat,
+    active: Seat,
+    cells: Grid<crate::state::Cell>,
+    explored: Grid<u8>,
+    others: Vec<u8>,
+    others_units: Vec<(Hex, crate::unit::UnitKind, Seat, bool)>,
+    towns: Vec<(Hex, Town)>,
+    players: Vec<crate::state::Player>,
+    started_here: Vec<Hex>,
+    built: Option<Hex>,
+    battle_hexes: Vec<Hex>,
+    pillaged: Vec<Hex>,
+}
+
+impl World {
+    fn of(s: &Viktory, fog: &Fog, seat: Seat) -> World {
+        let own = bit(seat);
+        World {
+            seat,
+            active: s.turn.active,
+            cells: s.cells.clone(),
+            explored: fog.explored.clone(),
+            others: s.occupancy.iter().map(|b| b & !own).collect(),
+            others_units: if s.rules.subjugation {
+                s.units
+                    .iter()
+                    .filter(|u| u.owner != seat)
+                    .map(|u| (u.hex, u.kind, u.owner, u.aboard.is_some()))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            towns: s.towns.clone(),
+            players: s.players.clone(),
+            started_here: s.turn.started_here.clone(),
+            built: s.turn.built,
+            battle_hexes: s.turn.battle_hexes.clone(),
+            pillaged: s.pillaged.clone(),
+        }
+    }
 }
 
 fn bit(seat: Seat) -> u8 {
@@ -167,6 +250,7 @@ pub(crate) fn new(s: &Viktory) -> Option<Box<Fog>> {
             memory: vec![Vec::new(); usize::from(s.rules.players)],
             visible: Grid::from_board(&s.board, 0),
             fight: None,
+            reach_memo: ReachMemo::default(),
         })
     })
 }
@@ -234,7 +318,6 @@ pub(crate) fn refresh(s: &mut Viktory) {
     let Some(fog) = s.fog.as_ref() else { return };
     // Sight is computed with the fog in place: the moving player's reach runs through
     // the movement rules, which consult what he has explored.
-    let mut visible = Grid::from_board(&s.board, 0u8);
     // Independent exploration: the perimeter is known water to every seat.
     let edge: Vec<usize> = if s.rules.independent_exploration {
         s.board
@@ -245,21 +328,37 @@ pub(crate) fn refresh(s: &mut Viktory) {
     } else {
         Vec::new()
     };
-    for seat in (0..s.rules.players).map(Seat) {
-        let m = bit(seat);
-        if s.rules.dark {
-            dark_sight(s, seat, |hex| {
-                if let Some(b) = visible.get_hex_mut(&s.board, hex) {
-                    *b |= m;
-                }
-            });
-        } else {
-            for b in &mut visible {
-                *b |= m;
-            }
+    // Dark: the reach of the seat moving now, searched again only where its memo does
+    // not answer.
+    let mut memo = None;
+    let mover = (0..s.rules.players)
+        .map(Seat)
+        .find(|&seat| s.rules.dark && moving_now(s, seat));
+    let reached = mover.map(|seat| {
+        let (hexes, searched) = reach(s, fog, seat);
+        memo = Some(searched);
+        (seat, hexes)
+    });
+    let mut visible = if s.rules.dark {
+        let mut marks = Marks::new(s.board);
+        for seat in (0..s.rules.players).map(Seat) {
+            let reach = reached
+                .as_ref()
+                .filter(|(mover, _)| *mover == seat)
+                .map(|(_, hexes)| hexes.as_slice());
+            dark_sight(s, seat, reach, &mut marks);
         }
-        if s.rules.independent_exploration {
+        marks.into_grid(s.board)
+    } else {
+        let every_seat = (0..s.rules.players)
+            .map(Seat)
+            .fold(0, |b, seat| b | bit(seat));
+        Grid::from_board(&s.board, every_seat)
+    };
+    if s.rules.independent_exploration {
+        for seat in (0..s.rules.players).map(Seat) {
             // Sight only into what the seat knows: what it explored, and the perimeter.
+            let m = bit(seat);
             let on_edge: Vec<u8> = edge.iter().map(|&i| visible[i] & m).collect();
             for (b, e) in visible.iter_mut().zip(fog.explored.iter()) {
                 if e & m == 0 {
@@ -305,115 +404,232 @@ pub(crate) fn refresh(s: &mut Viktory) {
     if fight.is_some() {
         fog.fight = fight;
     }
+    if let Some(memo) = memo {
+        fog.reach_memo = ReachMemo(Some(std::sync::Arc::new(memo)));
+    }
 }
 
-/// Dark: the hexes `seat` sees into, each given to `mark` (some more than once).
-fn dark_sight(s: &Viktory, seat: Seat, mut mark: impl FnMut(Hex)) {
-    let mut around = |hex: Hex, ring2: bool| {
-        mark(hex);
-        for n in hex.neighbors() {
-            mark(n);
-        }
-        if ring2 {
-            // The second ring: two steps one way, and one step each of two
-            // neighbouring ways (no allocation: this runs for every city, every action).
-            let n = hex.neighbors();
-            for i in 0..6 {
-                let (a, b) = (n[i] - hex, n[(i + 1) % 6] - hex);
-                mark(hex + a + a);
-                mark(hex + a + b);
-            }
-        }
-    };
+/// Dark: whether `seat` sees every hex its units can move to (its turn, before and
+/// while moving).
+fn moving_now(s: &Viktory, seat: Seat) -> bool {
+    s.turn.active == seat
+        && (s.turn.stage == Stage::Move
+            || (s.turn.stage == Stage::Build && !s.rules.build_after_moving))
+}
+
+/// Dark: marks the hexes `seat` sees into with its bit; `reach` is [`reach`]'s answer
+/// when the seat is [`moving_now`].
+fn dark_sight(s: &Viktory, seat: Seat, reach: Option<&[Hex]>, marks: &mut Marks) {
+    let m = bit(seat);
     for u in s.units.iter().filter(|u| u.owner == seat) {
-        around(u.hex, false);
+        marks.around(u.hex, false, m);
     }
     for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
-        around(hex, t.city || t.capital_of == Some(seat));
+        marks.around(hex, t.city || t.capital_of == Some(seat), m);
     }
-    let moving_now = s.turn.active == seat
-        && (s.turn.stage == Stage::Move
-            || (s.turn.stage == Stage::Build && !s.rules.build_after_moving));
-    if moving_now {
-        for hex in reach(s, seat) {
-            around(hex, false);
-        }
+    for &hex in reach.unwrap_or_default() {
+        marks.around(hex, false, m);
     }
     if s.turn.active == seat && s.turn.stage == Stage::Opening {
         // The opening player sees the start hexes he is laying out.
         for &h in &s.turn.capital_candidates {
-            mark(h);
+            marks.mark(h, m);
         }
+    }
+}
+
+/// Dark sight marked on a square of axial coordinates padded by two hexes around the
+/// board (issue 28): a hex's neighbours and second ring are fixed steps of the index, so
+/// a mark costs no board lookup. Marks off the board fall into the padding and are
+/// dropped by [`Marks::into_grid`].
+struct Marks {
+    radius: i32,
+    width: i32,
+    /// Per slot, a bit per seat.
+    bits: Vec<u8>,
+    /// Index steps to the six neighbours, then to the twelve hexes two away.
+    steps: [isize; 18],
+}
+
+impl Marks {
+    /// The padding: a second ring around an edge hex reaches two hexes off the board.
+    const PAD: i32 = 2;
+
+    /// No marks, for `board`.
+    fn new(board: HexagonBoard) -> Marks {
+        let radius = i32::try_from(board.radius()).expect("a VIKTORY board is small");
+        let width = 2 * (radius + Self::PAD) + 1;
+        let offsets: [(i32, i32); 18] = [
+            (1, 0),
+            (1, -1),
+            (0, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, 1),
+            (2, 0),
+            (2, -1),
+            (2, -2),
+            (1, -2),
+            (0, -2),
+            (-1, -1),
+            (-2, 0),
+            (-2, 1),
+            (-2, 2),
+            (-1, 2),
+            (0, 2),
+            (1, 1),
+        ];
+        Marks {
+            radius,
+            width,
+            bits: vec![0; usize::try_from(width * width).expect("positive")],
+            steps: offsets.map(|(dq, dr)| (dq * width + dr) as isize),
+        }
+    }
+
+    /// The slot of `hex` when it lies within the padded square.
+    fn slot(&self, hex: Hex) -> Option<usize> {
+        let reach = self.radius + Self::PAD;
+        let (q, r) = (hex.q.checked_add(reach)?, hex.r.checked_add(reach)?);
+        let side = 0..self.width;
+        (side.contains(&q) && side.contains(&r))
+            .then(|| usize::try_from(q * self.width + r).expect("in the square"))
+    }
+
+    /// Marks `hex` (nothing when it lies off the padded square).
+    fn mark(&mut self, hex: Hex, m: u8) {
+        if let Some(i) = self.slot(hex) {
+            self.bits[i] |= m;
+        }
+    }
+
+    /// Marks `hex`, its neighbours and, with `ring2`, the hexes two away.
+    fn around(&mut self, hex: Hex, ring2: bool, m: u8) {
+        let on_board = hex.q.abs() <= self.radius
+            && hex.r.abs() <= self.radius
+            && (hex.q + hex.r).abs() <= self.radius;
+        let Some(centre) = self.slot(hex).filter(|_| on_board) else {
+            // Not from a valid position; marked hex by hex all the same.
+            self.mark(hex, m);
+            for n in hex.neighbors() {
+                self.mark(n, m);
+            }
+            if ring2 {
+                for n in hex.ring(2) {
+                    self.mark(n, m);
+                }
+            }
+            return;
+        };
+        let steps = if ring2 {
+            &self.steps[..]
+        } else {
+            &self.steps[..6]
+        };
+        self.bits[centre] |= m;
+        for &step in steps {
+            // Within the square: the centre is on the board and steps go two hexes out.
+            self.bits[centre.wrapping_add_signed(step)] |= m;
+        }
+    }
+
+    /// The marks of the board's hexes, in the board's index order (row by row from the
+    /// top, each row west to east).
+    fn into_grid(self, board: HexagonBoard) -> Grid<u8> {
+        let mut grid = Grid::from_board(&board, 0u8);
+        let radius = self.radius;
+        let mut i = 0;
+        for r in -radius..=radius {
+            for q in (-radius).max(-radius - r)..=radius.min(radius - r) {
+                let hex = Hex::new(q, r);
+                debug_assert_eq!(board.index(hex), Some(i));
+                grid[i] = self.slot(hex).map_or(0, |slot| self.bits[slot]);
+                i += 1;
+            }
+        }
+        grid
     }
 }
 
 /// Dark: every hex one of `seat`'s units could move to this turn, by the movement rules
 /// (each step checked as a move would be), through the hexes the seat knows. Units
-/// alike in all but their number reach the same hexes: each such group is searched once.
-/// Each hex is listed once.
-fn reach(s: &Viktory, seat: Seat) -> Vec<Hex> {
-    let mut out: Vec<Hex> = Vec::new();
-    let mut listed = Grid::from_board(&s.board, false);
+/// alike in all but their number reach the same hexes: each such group is searched once,
+/// and not at all when the fog's [`ReachMemo`] holds its search in the same [`World`].
+/// Each hex is listed once. Returns the hexes and the search, the next refresh's memo.
+fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
+    let world = World::of(s, fog, seat);
+    let memo = fog.reach_memo.0.as_deref().filter(|m| m.world == world);
     let own: Vec<Hex> = s
         .towns()
         .filter(|(_, t)| t.owner == seat)
         .map(|(h, _)| h)
         .collect();
-    let mut searched: Vec<Unit> = Vec::new();
+    let mut groups: Vec<(Unit, Vec<Hex>)> = Vec::new();
     for u in s
         .units
         .iter()
-        .filter(|u| u.owner == seat && movement::check_mover(s, u).is_ok())
+        .filter(|u| u.owner == seat && movement::can_move_on(s, u))
     {
         // The step rules read a unit's number only to name it in a refusal.
         let alike = Unit {
             id: crate::unit::UnitId(0),
             ..u.clone()
         };
-        if searched.contains(&alike) {
+        if groups.iter().any(|(g, _)| *g == alike) {
             continue;
         }
-        searched.push(alike);
-        // Best movement left on arrival, per hex reached.
-        let mut best: Vec<(Hex, u8)> = vec![(u.hex, u.mp)];
-        let mut frontier = vec![(u.hex, u.mp)];
-        let mut probe = u.clone();
-        while let Some((hex, mp)) = frontier.pop() {
-            probe.hex = hex;
-            probe.mp = mp;
-            let roads = own
-                .iter()
-                .copied()
-                .filter(|h| (2..=3).contains(&h.distance(hex)));
-            for to in hex.neighbors().into_iter().chain(roads) {
-                if !movement::can_step(s, &probe, to) {
-                    continue;
-                }
-                let left = if movement::move_ends_at(s, &probe, to) {
-                    0
-                } else {
-                    mp.saturating_sub(1)
-                };
-                match best.iter_mut().find(|(h, _)| *h == to) {
-                    Some((_, m)) if *m >= left => continue,
-                    Some((_, m)) => *m = left,
-                    None => best.push((to, left)),
-                }
-                if left > 0 {
-                    frontier.push((to, left));
-                }
-            }
+        let hexes = memo
+            .and_then(|m| m.groups.iter().find(|(g, _)| *g == alike))
+            .map_or_else(|| reach_of(s, u, &own), |(_, hexes)| hexes.clone());
+        groups.push((alike, hexes));
+    }
+    let mut out: Vec<Hex> = Vec::new();
+    let mut listed = Grid::from_board(&s.board, false);
+    for h in groups.iter().flat_map(|(_, hexes)| hexes) {
+        if let Some(seen) = listed.get_hex_mut(&s.board, *h)
+            && !*seen
+        {
+            *seen = true;
+            out.push(*h);
         }
-        for (h, _) in best {
-            if let Some(seen) = listed.get_hex_mut(&s.board, h)
-                && !*seen
-            {
-                *seen = true;
-                out.push(h);
+    }
+    (out, Reached { world, groups })
+}
+
+/// Dark: the hexes unit `u` could move to this turn (its own hex first); `own` are its
+/// owner's towns and cities, the road ends.
+fn reach_of(s: &Viktory, u: &Unit, own: &[Hex]) -> Vec<Hex> {
+    // Best movement left on arrival, per hex reached.
+    let mut best: Vec<(Hex, u8)> = vec![(u.hex, u.mp)];
+    let mut frontier = vec![(u.hex, u.mp)];
+    let mut probe = u.clone();
+    while let Some((hex, mp)) = frontier.pop() {
+        probe.hex = hex;
+        probe.mp = mp;
+        let roads = own
+            .iter()
+            .copied()
+            .filter(|h| (2..=3).contains(&h.distance(hex)));
+        for to in hex.neighbors().into_iter().chain(roads) {
+            if !movement::can_step(s, &probe, to) {
+                continue;
+            }
+            let left = if movement::move_ends_at(s, &probe, to) {
+                0
+            } else {
+                mp.saturating_sub(1)
+            };
+            match best.iter_mut().find(|(h, _)| *h == to) {
+                Some((_, m)) if *m >= left => continue,
+                Some((_, m)) => *m = left,
+                None => best.push((to, left)),
+            }
+            if left > 0 {
+                frontier.push((to, left));
             }
         }
     }
-    out
+    best.into_iter().map(|(h, _)| h).collect()
 }
 
 /// The position as `seat` (or a spectator) may see it.
@@ -973,6 +1189,38 @@ pub(crate) mod tests {
             }
         }
         actions
+    }
+
+    /// The padded square marks exactly the hexes (on the board) around each centre that
+    /// marking through the board's own index does, for boards of every side up to 9,
+    /// centres on and (in a setup that could never load) off the board.
+    #[test]
+    fn marks_agree_with_the_board() {
+        for side in 1..=9 {
+            let board = HexagonBoard::new(side);
+            let radius = i32::try_from(board.radius()).expect("small");
+            let far = radius + 3;
+            for (n, centre) in (-far..=far)
+                .flat_map(|q| (-far..=far).map(move |r| Hex::new(q, r)))
+                .enumerate()
+            {
+                let ring2 = n % 2 == 0;
+                let mut marks = Marks::new(board);
+                marks.around(centre, ring2, 0b101);
+                let mut plain = Grid::from_board(&board, 0u8);
+                let mut hexes = vec![centre];
+                hexes.extend(centre.neighbors());
+                if ring2 {
+                    hexes.extend(centre.ring(2));
+                }
+                for h in hexes {
+                    if let Some(b) = plain.get_hex_mut(&board, h) {
+                        *b |= 0b101;
+                    }
+                }
+                assert_eq!(marks.into_grid(board), plain, "side {side}, {centre}");
+            }
+        }
     }
 
     /// Issue 28: the faster `refresh` (and the Dark reach through `can_step`) leaves

@@ -330,39 +330,76 @@ pub fn check_move(s: &Viktory, id: UnitId, to: Hex) -> Result<(), RuleError> {
 /// Rule 9.0, 9.43, 10.7, R-9: whether the unit may move on at all this turn (the part of
 /// [`check_move`] that does not depend on the destination).
 pub fn check_mover(s: &Viktory, u: &Unit) -> Result<(), RuleError> {
-    let id = u.id;
-    if u.is_cargo() {
-        return refuse(
-            "cargo",
-            "9.43",
-            format!("unit {id} is cargo; its frigate moves it"),
-        );
+    if let Some(why @ MoverRefusal::Cargo) = mover_refusal(s, u) {
+        return Err(why.error(u));
     }
-    check_switch(s, id)?;
+    check_switch(s, u.id)?;
+    mover_refusal(s, u).map_or(Ok(()), |why| Err(why.error(u)))
+}
+
+/// Whether [`check_mover`] lets the unit move on: the same rules, without writing a
+/// refusal (for searches over many units: legal moves, the Dark reach).
+pub fn can_move_on(s: &Viktory, u: &Unit) -> bool {
+    mover_refusal(s, u).is_none() && check_switch(s, u.id).is_ok()
+}
+
+/// Why [`check_mover`] refuses a unit, by the unit alone (R-9's switch aside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoverRefusal {
+    Cargo,
+    Attacked,
+    NoMovement,
+    Transported,
+}
+
+impl MoverRefusal {
+    /// The refusal as `check_mover` reports it for `u`.
+    fn error(self, u: &Unit) -> RuleError {
+        let id = u.id;
+        let (code, rule, message) = match self {
+            Self::Cargo => (
+                "cargo",
+                "9.43",
+                format!("unit {id} is cargo; its frigate moves it"),
+            ),
+            Self::Attacked => (
+                "attacked",
+                "10.7",
+                format!("unit {id} has attacked this turn and can move no further"),
+            ),
+            Self::NoMovement => (
+                "no_movement",
+                "9.0",
+                format!("unit {id} has no movement left this turn"),
+            ),
+            Self::Transported => (
+                "transported",
+                "9.43",
+                format!("unit {id} was transported this turn"),
+            ),
+        };
+        RuleError::new(code, rule, message)
+    }
+}
+
+/// The rules of [`check_mover`] on the unit itself, in its order: the first that
+/// refuses.
+fn mover_refusal(s: &Viktory, u: &Unit) -> Option<MoverRefusal> {
+    if u.is_cargo() {
+        return Some(MoverRefusal::Cargo);
+    }
     // Frigate Characteristics: a frigate need not stop after attacking.
     let frigate_goes_on = s.rules.frigate_characteristics && u.kind == UnitKind::Frigate;
     if u.attacked && !frigate_goes_on {
-        return refuse(
-            "attacked",
-            "10.7",
-            format!("unit {id} has attacked this turn and can move no further"),
-        );
+        return Some(MoverRefusal::Attacked);
     }
     if u.done || (u.mp == 0 && u.road_run == 0) {
-        return refuse(
-            "no_movement",
-            "9.0",
-            format!("unit {id} has no movement left this turn"),
-        );
+        return Some(MoverRefusal::NoMovement);
     }
     if u.transported && !s.rules.frigate_characteristics {
-        return refuse(
-            "transported",
-            "9.43",
-            format!("unit {id} was transported this turn"),
-        );
+        return Some(MoverRefusal::Transported);
     }
-    Ok(())
+    None
 }
 
 /// Rule 9.1–9.32, 12.2: whether a unit free to move may step (or take a road) to `to`.

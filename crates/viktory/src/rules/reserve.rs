@@ -147,20 +147,115 @@ fn enemy_adjacent(s: &Viktory, seat: Seat, town: Hex) -> bool {
 
 /// Rule 13.0–13.4, 14.0: may the active player place a `kind` through `town` at `to`?
 pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<(), RuleError> {
+    match place_refusal(s, kind, town, to) {
+        None => Ok(()),
+        Some(why) => Err(why.error(kind, town, to)),
+    }
+}
+
+/// Whether [`check_place`] allows the placement: the same rules, without writing a
+/// refusal (for the legal actions, which try every reserve kind through every town).
+pub fn can_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> bool {
+    place_refusal(s, kind, town, to).is_none()
+}
+
+/// Why [`check_place`] refuses a placement, before the message is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PlaceRefusal {
+    NotInReserve,
+    NotYourTown,
+    NotWater,
+    AllianceFrigates,
+    Reorganizing,
+    WrongHex,
+    NoPlacement,
+    CapitalLost,
+    Pillaged,
+    EnemyAdjacent,
+    /// 13.11, with the town's capacity for the kind.
+    Capacity(usize),
+    FrigateHex,
+}
+
+impl PlaceRefusal {
+    /// The refusal as `check_place` reports it.
+    fn error(self, kind: UnitKind, town: Hex, to: Hex) -> RuleError {
+        let (code, rule, message) = match self {
+            Self::Reorganizing => return subjugation::check_may_attack_refusal(),
+            Self::NotInReserve => (
+                "not_in_reserve",
+                "13.0",
+                format!("you have no {kind} in your reserve"),
+            ),
+            Self::NotYourTown => (
+                "not_your_town",
+                "13.1",
+                format!("{town} holds none of your towns or cities"),
+            ),
+            Self::NotWater => (
+                "not_water",
+                "13.3",
+                format!("frigates are placed on water; {to} is not"),
+            ),
+            Self::AllianceFrigates => (
+                "alliance_frigates",
+                "15.64",
+                format!("Alliance frigates are at {to}"),
+            ),
+            Self::WrongHex => (
+                "wrong_hex",
+                "13.1",
+                format!("land units are placed in the town or city itself, not {to}"),
+            ),
+            Self::NoPlacement => (
+                "capital_lost",
+                "R-1",
+                "without your capital you place no units (original VIKTORY)".into(),
+            ),
+            Self::CapitalLost => (
+                "capital_lost",
+                "14.0",
+                format!("without your capital, your {kind} stays in reserve"),
+            ),
+            Self::Pillaged => (
+                "pillaged",
+                "Expansion",
+                format!("a pillaged hex is next to {town}"),
+            ),
+            Self::EnemyAdjacent => (
+                "enemy_adjacent",
+                "13.2",
+                format!("enemy units are next to {town}"),
+            ),
+            Self::Capacity(0) => (
+                "capacity",
+                "13.11",
+                format!("a {kind} cannot be placed through {town}"),
+            ),
+            Self::Capacity(_) => (
+                "capacity",
+                "13.11",
+                format!("{town} takes no more {kind} this turn"),
+            ),
+            Self::FrigateHex => (
+                "frigate_hex",
+                "13.3",
+                format!("{to} is not next to {town}, nor the nearest water to it"),
+            ),
+        };
+        RuleError::new(code, rule, message)
+    }
+}
+
+/// The rules of [`check_place`], in its order: the first that refuses the placement.
+fn place_refusal(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Option<PlaceRefusal> {
+    use PlaceRefusal as R;
     let seat = s.turn.active;
     if s.players[seat.index()].reserve.get(kind) == 0 {
-        return refuse(
-            "not_in_reserve",
-            "13.0",
-            format!("you have no {kind} in your reserve"),
-        );
+        return Some(R::NotInReserve);
     }
     let Some(t) = s.town(town).filter(|t| t.owner == seat) else {
-        return refuse(
-            "not_your_town",
-            "13.1",
-            format!("{town} holds none of your towns or cities"),
-        );
+        return Some(R::NotYourTown);
     };
     let frigate = kind == UnitKind::Frigate;
     let capital = t.capital_of == Some(seat);
@@ -168,33 +263,21 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
     let fallback = frigate && alliance_fallback_hexes(s, seat, town, capital).contains(&to);
     if frigate {
         if fog::known_terrain(s, seat, to) != Some(Terrain::Water) {
-            return refuse(
-                "not_water",
-                "13.3",
-                format!("frigates are placed on water; {to} is not"),
-            );
+            return Some(R::NotWater);
         }
         if allied_frigates_at(s, seat, to) {
-            return refuse(
-                "alliance_frigates",
-                "15.64",
-                format!("Alliance frigates are at {to}"),
-            );
+            return Some(R::AllianceFrigates);
         }
-        if subjugation::hostile_units_at(s, to, seat) {
-            subjugation::check_may_attack(s, seat)?;
+        if subjugation::hostile_units_at(s, to, seat) && !subjugation::may_attack(s, seat) {
+            return Some(R::Reorganizing);
         }
     } else if to != town {
-        return refuse(
-            "wrong_hex",
-            "13.1",
-            format!("land units are placed in the town or city itself, not {to}"),
-        );
+        return Some(R::WrongHex);
     }
     // 13.4: anything, any number, frigates in the adjacent water; no 13.2. A frigate
     // going elsewhere (a landlocked forest-city capital, 13.3) follows the usual rules.
     if capital && (!frigate || to.distance(town) == 1 || fallback) {
-        return Ok(());
+        return None;
     }
     // Online rules: the capital's frigates may go to the nearest water too.
     if capital
@@ -202,35 +285,19 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
         && s.rules.capital_frigates_nearest_water
         && frigate_hexes(s, town).contains(&to)
     {
-        return Ok(());
+        return None;
     }
     if !held && s.rules.lost_capital == LostCapital::NoPlacement {
-        return refuse(
-            "capital_lost",
-            "R-1",
-            "without your capital you place no units (original VIKTORY)",
-        );
+        return Some(R::NoPlacement);
     }
     if !held && kind != UnitKind::Infantry {
-        return refuse(
-            "capital_lost",
-            "14.0",
-            format!("without your capital, your {kind} stays in reserve"),
-        );
+        return Some(R::CapitalLost);
     }
     if crate::rules::pillage::next_to_pillage(s, town) {
-        return refuse(
-            "pillaged",
-            "Expansion",
-            format!("a pillaged hex is next to {town}"),
-        );
+        return Some(R::Pillaged);
     }
     if s.rules.adjacent_enemy_restriction && enemy_adjacent(s, seat, town) {
-        return refuse(
-            "enemy_adjacent",
-            "13.2",
-            format!("enemy units are next to {town}"),
-        );
+        return Some(R::EnemyAdjacent);
     }
     let terrain = s.terrain(town).unwrap_or(Terrain::Plains);
     // 14.0: cities act as towns while the capital is lost.
@@ -246,24 +313,12 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
         .filter(|p| p.town == town && p.kind == kind)
         .count();
     if used >= capacity {
-        return refuse(
-            "capacity",
-            "13.11",
-            if capacity == 0 {
-                format!("a {kind} cannot be placed through {town}")
-            } else {
-                format!("{town} takes no more {kind} this turn")
-            },
-        );
+        return Some(R::Capacity(capacity));
     }
     if frigate && !fallback && !frigate_hexes(s, town).contains(&to) {
-        return refuse(
-            "frigate_hex",
-            "13.3",
-            format!("{to} is not next to {town}, nor the nearest water to it"),
-        );
+        return Some(R::FrigateHex);
     }
-    Ok(())
+    None
 }
 
 /// Places the unit; a frigate meeting an enemy frigate will fight after placement (13.5).
@@ -282,7 +337,7 @@ pub fn apply_place(s: &mut Viktory, kind: UnitKind, town: Hex, to: Hex, ev: &mut
 /// Every placement that could be made now (candidates, checked).
 pub fn placements(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
     let mut v = candidates(s);
-    v.retain(|&(k, t, h)| check_place(s, k, t, h).is_ok());
+    v.retain(|&(k, t, h)| can_place(s, k, t, h));
     v
 }
 
@@ -324,7 +379,7 @@ pub fn any_placement(s: &Viktory) -> bool {
     (s.rules.redeployment && s.units.iter().any(|u| u.owner == s.turn.active))
         || candidates(s)
             .into_iter()
-            .any(|(k, t, h)| check_place(s, k, t, h).is_ok())
+            .any(|(k, t, h)| can_place(s, k, t, h))
 }
 
 /// Rule 13.5: starts the next frigate placement naval battle, if any is left. It has no

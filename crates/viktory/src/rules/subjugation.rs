@@ -126,13 +126,18 @@ pub fn eases_slow_terrain(s: &Viktory, hex: Hex, seat: Seat) -> bool {
 /// 15.63: `seat` lost its capital and may not attack on this turn.
 pub fn check_may_attack(s: &Viktory, seat: Seat) -> Result<(), RuleError> {
     if !may_attack(s, seat) {
-        return refuse(
-            "reorganizing",
-            "15.63",
-            "a player who lost his capital may not attack on his next turn",
-        );
+        return Err(check_may_attack_refusal());
     }
     Ok(())
+}
+
+/// The refusal of [`check_may_attack`].
+pub fn check_may_attack_refusal() -> RuleError {
+    RuleError::new(
+        "reorganizing",
+        "15.63",
+        "a player who lost his capital may not attack on his next turn",
+    )
 }
 
 /// 15.63: whether `seat` may attack this turn (see [`check_may_attack`]).
