@@ -555,13 +555,15 @@ fn bench_odds(plan: Plan) {
     );
 }
 
-/// Plays the 4-player seed set once, untimed: the workload to profile (`fog`: on the
-/// `online` preset with Dark and Independent exploration, as `playout/4p-online-fog`).
-fn profile(fog: bool) {
-    let start = if fog {
-        game("online", 4, &["dark", "independent_exploration"])
-    } else {
-        classic(4)
+/// Plays the 4-player seed set once, untimed: the workload to profile. `which` is
+/// `classic`, `fog` (the `online` preset with Dark and Independent exploration, as
+/// `playout/4p-online-fog`) or `online` (the same preset without them, as
+/// `playout/4p-online`: what the fog options cost is the difference).
+fn profile(which: &str) {
+    let start = match which {
+        "fog" => game("online", 4, &["dark", "independent_exploration"]),
+        "online" => game("online", 4, &[]),
+        _ => classic(4),
     };
     let mut total = Played::default();
     for seed in SEEDS {
@@ -571,12 +573,8 @@ fn profile(fog: bool) {
         total.chance += p.chance;
     }
     println!(
-        "profile{}: 4p seeds {}..{}: {} actions ({} chance)",
-        if fog { " fog" } else { "" },
-        SEEDS.start,
-        SEEDS.end,
-        total.actions,
-        total.chance
+        "profile {which}: 4p seeds {}..{}: {} actions ({} chance)",
+        SEEDS.start, SEEDS.end, total.actions, total.chance
     );
 }
 
@@ -800,7 +798,11 @@ fn bench_odds_cost() {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|a| a == "--profile") {
-        profile(args.iter().any(|a| a == "fog"));
+        let which = ["fog", "online"]
+            .into_iter()
+            .find(|w| args.iter().any(|a| a == w))
+            .unwrap_or("classic");
+        profile(which);
         return;
     }
     let plan = if args.iter().any(|a| a == "--quick") {
@@ -825,6 +827,15 @@ fn main() {
     }
     if wanted("playout/4p") {
         bench_playouts(plan, 4);
+    }
+    if wanted("playout/4p-online") {
+        let start = game("online", 4, &[]);
+        bench_playouts_of(
+            plan,
+            "playout/4p-online",
+            "online, without Dark and Independent exploration",
+            &start,
+        );
     }
     if wanted("playout/4p-online-fog") {
         let start = game("online", 4, &["dark", "independent_exploration"]);

@@ -130,6 +130,9 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
                 && crowded.get_hex(&s.board, h) == Some(&false)
                 && listed.get_hex(&s.board, h) == Some(&false)
                 && fog::known_terrain(s, seat, h).is_some_and(Terrain::is_land)
+                // Dark: `building::check_town` refuses a site out of sight; not asked
+                // here, it would write that refusal for most of the range.
+                && fog::sees(s, seat, h)
             {
                 if let Some(l) = listed.get_hex_mut(&s.board, h) {
                     *l = true;
