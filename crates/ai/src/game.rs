@@ -109,6 +109,22 @@ pub trait AiGame: Game {
         Pace::Search(budget)
     }
 
+    /// The player turn `view` is in, as [`AiGame::turn_marker`] numbers it, when the
+    /// view tells it (`None`, the default: the game caps no turn, [`AiGame::turn_cap`]).
+    fn view_turn(view: &Self::View) -> Option<u64> {
+        let _ = view;
+        None
+    }
+
+    /// The most thinking time one player turn may take in all, for a level thinking
+    /// `per_decision` per decision (`None`, the default: no cap). [`crate::Mcts`] keeps
+    /// the time it spent in the turn ([`crate::TurnClock`]) and never searches past
+    /// the cap; once it is spent, a decision gets a single iteration.
+    fn turn_cap(per_decision: std::time::Duration) -> Option<std::time::Duration> {
+        let _ = per_decision;
+        None
+    }
+
     /// The reward vector of a finished game: the winners share 1.
     fn outcome_reward(&self) -> Option<Vec<f64>> {
         match self.to_move() {

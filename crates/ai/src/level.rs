@@ -5,7 +5,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::{AiGame, Bot, Budget, Greedy, Mcts, MctsConfig, RandomBot};
+use crate::{AiGame, Bot, Budget, Greedy, Mcts, MctsConfig, RandomBot, TurnClock};
 
 /// A bot level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -58,6 +58,19 @@ impl Level {
         threads: u32,
         weights: Option<Arc<[f64]>>,
     ) -> Box<dyn Bot<G>> {
+        self.bot_clocked(max_time, threads, weights, TurnClock::new())
+    }
+
+    /// [`Level::bot_weighted`] counting its thinking on `clock`, the seat's clock for
+    /// the player turn ([`AiGame::turn_cap`]): for a caller that builds a bot for each
+    /// decision (the server), so that the turn's cap holds across them.
+    pub fn bot_clocked<G: AiGame>(
+        self,
+        max_time: Duration,
+        threads: u32,
+        weights: Option<Arc<[f64]>>,
+        clock: TurnClock,
+    ) -> Box<dyn Bot<G>> {
         match self {
             Level::Random => Box::new(RandomBot),
             Level::Easy => Box::new(Greedy {
@@ -72,6 +85,7 @@ impl Level {
                     ..MctsConfig::default()
                 });
                 mcts.weights = weights;
+                mcts.clock = clock;
                 Box::new(mcts)
             }
         }

@@ -95,6 +95,9 @@ pub struct Mcts {
     /// The evaluation's weights ([`AiGame::weights`]) for the priors, the rollouts and
     /// their scores; `None`: the game's defaults.
     pub weights: Option<Arc<[f64]>>,
+    /// The thinking time spent in the current player turn, against the game's cap
+    /// ([`AiGame::turn_cap`]).
+    pub clock: crate::TurnClock,
 }
 
 impl Mcts {
@@ -104,6 +107,7 @@ impl Mcts {
             config,
             last: None,
             weights: None,
+            clock: crate::TurnClock::new(),
         }
     }
 
@@ -173,7 +177,7 @@ impl<G: AiGame> Bot<G> for Mcts {
             return 0;
         }
         // The game may judge the decision forced, or worth less than the whole budget.
-        let cfg = match G::pace(view, legal, self.config.budget, rng) {
+        let mut cfg = match G::pace(view, legal, self.config.budget, rng) {
             // Like a single legal action: no search, no statistics.
             crate::Pace::Play(i) if i < legal.len() => return i,
             crate::Pace::Play(_) => self.config,
@@ -182,7 +186,21 @@ impl<G: AiGame> Bot<G> for Mcts {
                 ..self.config
             },
         };
-        self.decide::<G>(&cfg, view, legal, rng)
+        // And the player turn may have spent what it may.
+        let turn = G::view_turn(view);
+        let cap = match self.config.budget {
+            Budget::Time(per_decision) => G::turn_cap(per_decision),
+            Budget::Iterations(_) => None,
+        };
+        if let (Some(turn), Some(cap)) = (turn, cap) {
+            cfg.budget = self.clock.cut(cfg.budget, turn, cap);
+        }
+        let started = Instant::now();
+        let choice = self.decide::<G>(&cfg, view, legal, rng);
+        if let Some(turn) = turn {
+            self.clock.add(turn, started.elapsed());
+        }
+        choice
     }
 }
 

@@ -52,12 +52,32 @@ impl AiGame for Viktory {
     fn pace(view: &View, legal: &[Action], budget: Budget, rng: &mut GameRng) -> Pace {
         pace::pace(view, legal, budget, rng)
     }
+
+    fn view_turn(view: &View) -> Option<u64> {
+        let p = &view.position;
+        Some(marker(
+            p.turn.number,
+            p.turn.active,
+            p.turn.first,
+            p.rules.players,
+        ))
+    }
+
+    /// [`pace::TURN_CAP_BUDGETS`] per-decision budgets.
+    fn turn_cap(per_decision: std::time::Duration) -> Option<std::time::Duration> {
+        Some(per_decision.mul_f64(pace::TURN_CAP_BUDGETS))
+    }
 }
 
 /// Player turns begun: game turn × players + the active player's place after the first.
 pub fn turn_marker(s: &Viktory) -> u64 {
     let t = s.turn();
-    let n = u64::from(s.rules().players.max(1));
-    let place = (u64::from(t.active.0) + n - u64::from(t.first.0)) % n;
-    u64::from(t.number) * n + place
+    marker(t.number, t.active, t.first, s.rules().players)
+}
+
+/// [`turn_marker`] from the turn's parts (a view's position has them too).
+fn marker(number: u16, active: engine::Seat, first: engine::Seat, players: u8) -> u64 {
+    let n = u64::from(players.max(1));
+    let place = (u64::from(active.0) + n - u64::from(first.0) % n) % n;
+    u64::from(number) * n + place
 }

@@ -406,6 +406,84 @@ fn mcts_shares_a_budget_over_a_player_turn() {
     );
 }
 
+/// Issue 29: a view tells which player turn it is in, as the state's turn marker does,
+/// for every seat, so that a bot can count what it thinks in each turn.
+#[test]
+fn views_tell_the_player_turn() {
+    for players in [2u8, 3, 4] {
+        let mut s = new_game("classic", players, &serde_json::json!({"max_turns": 6}));
+        let mut rng = GameRng::from_u64(u64::from(players));
+        let mut turns = std::collections::BTreeSet::new();
+        for _ in 0..3_000 {
+            let marker = ai::viktory::turn_marker(&s);
+            turns.insert(marker);
+            for seat in (0..players).map(Seat) {
+                assert_eq!(
+                    <Viktory as AiGame>::view_turn(&s.view(Some(seat))),
+                    Some(marker)
+                );
+            }
+            let a = match s.to_move() {
+                ToMove::Over(_) => break,
+                ToMove::Chance => s.sample_chance(&mut rng),
+                ToMove::Seat(_) => {
+                    let legal = s.legal_actions();
+                    legal[rng.below(legal.len() as u32) as usize]
+                }
+            };
+            s.apply_unchecked(a);
+        }
+        assert!(turns.len() > usize::from(players) * 3, "{turns:?}");
+    }
+}
+
+/// Issue 29: a player turn that has thought for its whole cap (`AiGame::turn_cap`)
+/// searches no more: MCTS with a time budget plays one greedy ply (no iteration). The
+/// clock is the seat's, shared with the bot; a turn not yet counted is searched.
+#[test]
+fn a_turn_that_spent_its_cap_thinks_no_more() {
+    use std::time::Duration;
+    let per_decision = Duration::from_millis(250);
+    let cap = <Viktory as AiGame>::turn_cap(per_decision).expect("VIKTORY caps a turn");
+    assert_eq!(
+        cap,
+        per_decision.mul_f64(ai::viktory::pace::TURN_CAP_BUDGETS)
+    );
+    assert!(cap <= Duration::from_secs(2), "normal: at most 2 s a turn");
+    let state = some_positions(4)
+        .into_iter()
+        .find(|s| matches!(s.to_move(), ToMove::Seat(_)))
+        .expect("a decision");
+    let ToMove::Seat(seat) = state.to_move() else {
+        unreachable!("found above")
+    };
+    let view = state.view(Some(seat));
+    let legal = state.legal_actions();
+    let turn = ai::viktory::turn_marker(&state);
+    let clock = ai::TurnClock::new();
+    clock.add(turn, cap);
+    let mut mcts = Mcts::new(MctsConfig {
+        budget: Budget::Time(per_decision),
+        trees: 1,
+        threads: 1,
+        ..MctsConfig::default()
+    });
+    mcts.clock = clock.clone();
+    let i = Bot::<Viktory>::choose(&mut mcts, &view, &legal, &mut GameRng::from_u64(1));
+    assert!(i < legal.len());
+    let stats = mcts
+        .last
+        .expect("a decision with a choice is searched or capped");
+    assert_eq!(stats.iterations, 0, "the turn's cap is spent");
+    assert!(clock.spent_in(turn) >= cap, "the decision is counted too");
+    // The same decision in a turn not yet counted gets its share of the budget.
+    let fresh = ai::TurnClock::new();
+    let Budget::Time(left) = fresh.cut(Budget::Time(per_decision), turn, cap) else {
+        unreachable!("a time budget stays one")
+    };
+    assert_eq!(left, per_decision);
+}
+
 /// Positions of a short greedy game, every eighth step.
 fn some_positions(seed: u64) -> Vec<Viktory> {
     let mut s = new_game("classic", 2, &serde_json::json!({ "max_turns": 5 }));

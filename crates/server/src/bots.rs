@@ -72,15 +72,18 @@ impl ReadView for avl::Avl {
 pub struct LevelBot<G> {
     level: ai::Level,
     public_setup: Option<Value>,
+    clock: ai::TurnClock,
     game: std::marker::PhantomData<fn() -> G>,
 }
 
 impl<G> LevelBot<G> {
-    /// The bot of `level`, for a game with this public setup ([`ReadView`]).
-    pub fn new(level: ai::Level, public_setup: Option<Value>) -> Self {
+    /// The bot of `level`, for a game with this public setup ([`ReadView`]), counting
+    /// its thinking on the seat's `clock` ([`ai::AiGame::turn_cap`]).
+    pub fn new(level: ai::Level, public_setup: Option<Value>, clock: ai::TurnClock) -> Self {
         LevelBot {
             level,
             public_setup,
+            clock,
             game: std::marker::PhantomData,
         }
     }
@@ -106,7 +109,9 @@ impl<G: ReadView> Bot for LevelBot<G> {
             .saturating_duration_since(Instant::now())
             .saturating_sub(Duration::from_millis(150));
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
-        let mut bot = self.level.bot::<G>(time, threads);
+        let mut bot = self
+            .level
+            .bot_clocked::<G>(time, threads, None, self.clock.clone());
         let mut seed = [0u8; 8];
         // Without OS randomness a fixed stream still gives a fair choice.
         let _ = getrandom::fill(&mut seed);
@@ -131,15 +136,21 @@ pub fn public_setup(mut setup: Value) -> Value {
 
 /// The bot for a level of a game family; levels the family has no bot for play
 /// randomly. `public_setup` is [`public_setup`] of the session's setup, for the families
-/// that need it ([`needs_setup`]).
-pub fn for_level(game: &str, level: &str, public_setup: Option<Value>) -> Box<dyn Bot> {
+/// that need it ([`needs_setup`]); `clock` is the seat's thinking time in the player
+/// turn ([`ai::TurnClock`]).
+pub fn for_level(
+    game: &str,
+    level: &str,
+    public_setup: Option<Value>,
+    clock: ai::TurnClock,
+) -> Box<dyn Bot> {
     match (game, level.parse::<ai::Level>()) {
         (_, Ok(ai::Level::Random) | Err(_)) => Box::new(RandomBot),
         (<viktory::Viktory as engine::Game>::NAME, Ok(level)) => {
-            Box::new(LevelBot::<viktory::Viktory>::new(level, None))
+            Box::new(LevelBot::<viktory::Viktory>::new(level, None, clock))
         }
         (<avl::Avl as engine::Game>::NAME, Ok(level)) => {
-            Box::new(LevelBot::<avl::Avl>::new(level, public_setup))
+            Box::new(LevelBot::<avl::Avl>::new(level, public_setup, clock))
         }
         _ => Box::new(RandomBot),
     }
@@ -189,7 +200,7 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
     if hub.shutting_down() {
         return Ok(false);
     }
-    let (seat, version, view, legal, level, game, setup) = {
+    let (seat, version, view, legal, level, game, setup, clock) = {
         let guard = hub.lock(slot).await?;
         let Some(live) = guard.as_ref() else {
             return Ok(false);
@@ -210,6 +221,10 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
             level,
             game,
             needs_setup(game).then(|| public_setup(live.session.setup())),
+            live.bot_clocks
+                .get(usize::from(seat.0))
+                .cloned()
+                .unwrap_or_default(),
         )
     };
     if legal.is_empty() {
@@ -219,7 +234,8 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
         tokio::time::sleep(hub.config.bot_delay).await;
     }
     let budget = hub.config.bot_budget;
-    let choice = choose(game, &level, setup, view, legal, budget).await;
+    let bot = for_level(game, &level, setup, clock);
+    let choice = choose(bot, view, legal, budget).await;
     match hub
         .submit(&slot.id, Submitter::Bot(seat), version, choice)
         .await
@@ -232,15 +248,7 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
 
 /// Asks the level's bot on a blocking thread; past the budget (with a grace period) the
 /// first legal action is played, so a slow bot never stalls a game.
-async fn choose(
-    game: &str,
-    level: &str,
-    public_setup: Option<Value>,
-    view: Value,
-    legal: Vec<Value>,
-    budget: Duration,
-) -> Value {
-    let bot = for_level(game, level, public_setup);
+async fn choose(bot: Box<dyn Bot>, view: Value, legal: Vec<Value>, budget: Duration) -> Value {
     let fallback = legal[0].clone();
     let deadline = Instant::now() + budget;
     let task = tokio::task::spawn_blocking(move || {
@@ -282,7 +290,7 @@ mod tests {
         let typed = avl::Avl::read_view(&view, Some(&public)).expect("a view");
         assert!(typed.rules().is_some());
         // Choosing the Soviet chits (3.0) involves no chance: greedy's choices are fixed.
-        let bot = for_level("avl", "easy", Some(public));
+        let bot = for_level("avl", "easy", Some(public), ai::TurnClock::new());
         let deadline = Instant::now() + Duration::from_mins(1);
         let mut state = state;
         let mut not_first = 0;

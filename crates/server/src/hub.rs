@@ -117,6 +117,9 @@ pub(crate) struct Live {
     /// The session's part of the state answers given at the current log version, by
     /// audience and whether it is to act ([`Live::shown`]).
     shown: Vec<(u64, Audience, bool, Arc<Shown>)>,
+    /// Per seat, the bot's thinking time in the current player turn, so that a turn's
+    /// cap holds across the bots built for each of its decisions ([`ai::TurnClock`]).
+    pub bot_clocks: Vec<ai::TurnClock>,
 }
 
 /// The session's part of a state answer (`GET /api/games/{id}`) for one audience at
@@ -137,6 +140,7 @@ impl Live {
     /// A game that starts from `session` (at its setup, before any log entry).
     pub(crate) fn new(row: GameRow, seats: Vec<SeatRow>, session: Box<dyn Session>) -> Live {
         let feeds = Feeds::new(session.seats(), session.to_move());
+        let seat_count = session.seats();
         let start = Checkpoint {
             version: session.version(),
             session: session.checkpoint(),
@@ -151,6 +155,8 @@ impl Live {
             history: crate::replay::History::default(),
             advice: Vec::new(),
             shown: Vec::new(),
+            // One clock each (clones of a clock share it).
+            bot_clocks: (0..seat_count).map(|_| ai::TurnClock::new()).collect(),
         }
     }
 

@@ -25,6 +25,12 @@ use crate::{Budget, Pace};
 /// per decision) about 1 s, `hard` (1 s) about 4 s.
 pub const TURN_BUDGETS: f64 = 4.0;
 
+/// The most a player turn may think in all, in per-decision budgets
+/// ([`crate::AiGame::turn_cap`]): `normal` 1.75 s, `hard` 7 s (issue 29: at most 2 s and
+/// 10 s). [`TURN_BUDGETS`] is what a turn is meant to take; this caps the turns whose
+/// decisions outnumber [`expected_choices`], such as one with several battles.
+pub const TURN_CAP_BUDGETS: f64 = 7.0;
+
 /// The decisions with a choice a player turn of `seat` is expected to ask of the search:
 /// about one per unit (where it goes, or what it fights with and loses), one per town or
 /// city (what it builds, where a new unit is placed), and the phases' ends.
