@@ -6,7 +6,9 @@
 //!
 //! - selection by UCB1 on the mean reward of the seat that decides at the node, counting
 //!   a child's *availability* (how often it was legal when its parent was visited), as
-//!   ISMCTS does, since hidden facts and chance change what is legal;
+//!   ISMCTS does, since hidden facts and chance change what is legal; each child's
+//!   mean counts its prior as [`MctsConfig::prior_visits`] virtual visits, so that a
+//!   search of few iterations leans on the evaluation;
 //! - progressive widening: a node with `n` visits may have `ceil(c · n^α)` children,
 //!   added best-first by the greedy one-ply score (the prior, computed once per node);
 //! - a rollout from the new node with a cheap greedy policy (a few sampled candidates
@@ -55,6 +57,12 @@ pub struct MctsConfig {
     pub rollout_random_percent: u32,
     /// Decisions in one rollout at most.
     pub max_rollout_decisions: u32,
+    /// Virtual visits of a child at its prior (the greedy one-ply value of its action
+    /// for the seat choosing it), blended into its mean: with few iterations the search
+    /// leans on the evaluation, with many on its rollouts. 0: none. The default, 6, won
+    /// 101 of 160 games against greedy at 60 iterations per decision, where 0 won 82.5
+    /// (docs/ai.md).
+    pub prior_visits: f64,
 }
 
 impl Default for MctsConfig {
@@ -70,6 +78,7 @@ impl Default for MctsConfig {
             rollout_candidates: 6,
             rollout_random_percent: 10,
             max_rollout_decisions: 400,
+            prior_visits: 6.0,
         }
     }
 }
@@ -294,12 +303,14 @@ struct Child<A> {
     avail: u32,
     value: f64,
     mover: usize,
+    /// The greedy one-ply value of the action for `mover` ([`MctsConfig::prior_visits`]).
+    prior: f64,
 }
 
 struct Node<A> {
     visits: u32,
-    /// The actions legal at the first visit, best prior first.
-    order: Option<Vec<A>>,
+    /// The actions legal at the first visit, best prior first, with their priors.
+    order: Option<Vec<(A, f64)>>,
     children: Vec<Child<A>>,
 }
 
@@ -393,7 +404,11 @@ impl<G: AiGame> Tree<'_, G> {
                 let scores = greedy::scores_with(&d, &legal, seat, 0, self.weights, rng);
                 let mut idx: Vec<usize> = (0..legal.len()).collect();
                 idx.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-                self.nodes[node].order = Some(idx.into_iter().map(|i| legal[i].clone()).collect());
+                self.nodes[node].order = Some(
+                    idx.into_iter()
+                        .map(|i| (legal[i].clone(), scores[i]))
+                        .collect(),
+                );
             }
             let allowed = self.widening(self.nodes[node].visits);
             let mut present = 0usize;
@@ -416,10 +431,10 @@ impl<G: AiGame> Tree<'_, G> {
                     .order
                     .iter()
                     .flatten()
-                    .find(|a| legal.binary_search(a).is_ok() && fresh(a))
-                    .or_else(|| legal.iter().find(|a| fresh(a)))
-                    .cloned();
-                action.map(|action| {
+                    .find(|(a, _)| legal.binary_search(a).is_ok() && fresh(a))
+                    .cloned()
+                    .or_else(|| legal.iter().find(|a| fresh(a)).map(|a| (a.clone(), 0.5)));
+                action.map(|(action, prior)| {
                     let child_node = self.nodes.len();
                     self.nodes.push(Node::new());
                     let n = &mut self.nodes[node];
@@ -430,6 +445,7 @@ impl<G: AiGame> Tree<'_, G> {
                         avail: 1,
                         value: 0.0,
                         mover: seat.index(),
+                        prior,
                     });
                     expanded = true;
                     n.children.len() - 1
@@ -479,7 +495,9 @@ impl<G: AiGame> Tree<'_, G> {
                 f64::INFINITY
             } else {
                 let n = f64::from(ch.visits);
-                ch.value / n + c * (f64::from(ch.avail.max(1)).ln() / n).sqrt()
+                let pv = self.cfg.prior_visits;
+                (ch.value + pv * ch.prior) / (n + pv)
+                    + c * (f64::from(ch.avail.max(1)).ln() / n).sqrt()
             };
             if best.is_none_or(|(_, s)| score > s) {
                 best = Some((i, score));
@@ -527,5 +545,54 @@ impl<G: AiGame> Tree<'_, G> {
             };
             d.apply_unchecked(action);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use viktory::{Action, Viktory};
+
+    /// Two children alike in their rollouts, one with the better prior.
+    fn tree_of_two(cfg: &MctsConfig) -> Tree<'_, Viktory> {
+        let child = |action, node, prior| Child {
+            action,
+            node,
+            visits: 4,
+            avail: 8,
+            value: 2.0,
+            mover: 0,
+            prior,
+        };
+        let mut root = Node::new();
+        root.visits = 8;
+        root.children = vec![
+            child(Action::EndPhase, 1, 0.3),
+            child(Action::Continue, 2, 0.7),
+        ];
+        Tree {
+            cfg,
+            weights: None,
+            nodes: vec![root, Node::new(), Node::new()],
+            root_marker: 0,
+        }
+    }
+
+    /// With `prior_visits`, selection leans on the priors where the rollouts do not tell
+    /// two children apart; without, the first of equals is taken.
+    #[test]
+    fn selection_leans_on_the_prior() {
+        let mut legal = vec![Action::EndPhase, Action::Continue];
+        legal.sort();
+        let plain = MctsConfig {
+            prior_visits: 0.0,
+            ..MctsConfig::default()
+        };
+        assert_eq!(tree_of_two(&plain).select(0, &legal), Some(0));
+        let leaning = MctsConfig {
+            prior_visits: 6.0,
+            ..MctsConfig::default()
+        };
+        assert_eq!(tree_of_two(&leaning).select(0, &legal), Some(1));
     }
 }
