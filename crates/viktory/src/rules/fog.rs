@@ -330,15 +330,16 @@ pub(crate) fn refresh(s: &mut Viktory) {
     };
     // Dark: the reach of the seat moving now, searched again only where its memo does
     // not answer.
-    let mut memo = None;
     let mover = (0..s.rules.players)
         .map(Seat)
         .find(|&seat| s.rules.dark && moving_now(s, seat));
-    let reached = mover.map(|seat| {
-        let (hexes, searched) = reach(s, fog, seat);
-        memo = Some(searched);
-        (seat, hexes)
-    });
+    let (reached, memo) = match mover {
+        Some(seat) => {
+            let (hexes, searched) = reach(s, fog, seat);
+            (Some((seat, hexes)), Some(searched))
+        }
+        None => (None, None),
+    };
     let mut visible = if s.rules.dark {
         let mut marks = Marks::new(s.board);
         for seat in (0..s.rules.players).map(Seat) {
