@@ -1,5 +1,6 @@
-//! Bot speed: MCTS iterations per second on one core, and the time of one greedy
-//! decision, from fixed mid-game positions of classic VIKTORY II.
+//! Bot speed: MCTS iterations per second on one core (as the levels search, and with
+//! greedy rollouts), and the time of one greedy decision, from fixed mid-game
+//! positions of classic VIKTORY II.
 //!
 //! `cargo bench -p ai --bench mcts` (add `-- --quick` for shorter runs). A plain timing
 //! loop, as in the viktory bench: each measurement runs at least its time, three times,
@@ -8,7 +9,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use ai::{Bot, Budget, Greedy, Mcts, MctsConfig};
+use ai::{AiGame, Bot, Budget, Greedy, Mcts, MctsConfig};
 use engine::{Game, GameRng, NewGame, ToMove};
 use viktory::Viktory;
 use viktory::state::Stage;
@@ -62,7 +63,8 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn bench_mcts(name: &str, s: &Viktory, run: Duration) {
+/// MCTS iterations per second with `config` (its budget and threads set here).
+fn bench_mcts(name: &str, s: &Viktory, run: Duration, config: MctsConfig) {
     let seat = s.to_move().seat().expect("a seat decides");
     let view = s.view(Some(seat));
     let legal = s.legal_actions();
@@ -76,7 +78,7 @@ fn bench_mcts(name: &str, s: &Viktory, run: Duration) {
                 budget: Budget::Iterations(100),
                 trees: 1,
                 threads: 1,
-                ..MctsConfig::default()
+                ..config
             });
             // The search itself, at its whole budget (a game's turn would share it out).
             black_box(bot.choose_unpaced::<Viktory>(
@@ -132,7 +134,11 @@ fn main() {
     for (players, turn) in [(2u8, 8u16), (4, 6)] {
         let s = position(players, turn);
         let name = format!("{players}p-turn{turn}");
-        bench_mcts(&name, &s, run);
+        // As the levels search (no rollouts in VIKTORY), and with the generic
+        // defaults' greedy rollouts.
+        let level = <Viktory as AiGame>::search_settings(MctsConfig::default());
+        bench_mcts(&name, &s, run, level);
+        bench_mcts(&format!("{name}-rollouts"), &s, run, MctsConfig::default());
         bench_greedy(&name, &s, run);
     }
 }

@@ -125,6 +125,13 @@ pub trait AiGame: Game {
         None
     }
 
+    /// The game's own settings for its levels' searches, from the generic `config`
+    /// (the default: `config` as it is). VIKTORY evaluates a new node at once, without
+    /// a rollout ([`crate::MctsConfig::max_rollout_decisions`] 0, docs/ai.md).
+    fn search_settings(config: crate::MctsConfig) -> crate::MctsConfig {
+        config
+    }
+
     /// The reward vector of a finished game: the winners share 1.
     fn outcome_reward(&self) -> Option<Vec<f64>> {
         match self.to_move() {

@@ -78,12 +78,12 @@ impl Level {
                 ..Greedy::default()
             }),
             Level::Normal | Level::Hard => {
-                let mut mcts = Mcts::new(MctsConfig {
+                let mut mcts = Mcts::new(G::search_settings(MctsConfig {
                     budget: Budget::Time(self.time().min(max_time)),
                     trees: threads.max(1),
                     threads: threads.max(1),
                     ..MctsConfig::default()
-                });
+                }));
                 mcts.weights = weights;
                 mcts.clock = clock;
                 Box::new(mcts)

@@ -55,7 +55,8 @@ pub struct MctsConfig {
     pub rollout_candidates: usize,
     /// Percent of rollout decisions taken at random.
     pub rollout_random_percent: u32,
-    /// Decisions in one rollout at most.
+    /// Decisions in one rollout at most; 0: no rollout, a new node is scored by the
+    /// evaluation at once (chance after its action unresolved, as the priors are).
     pub max_rollout_decisions: u32,
     /// Virtual visits of a child at its prior (the greedy one-ply value of its action
     /// for the seat choosing it), blended into its mean: with few iterations the search

@@ -30,11 +30,17 @@ fn tiny_mcts() -> Mcts {
     })
 }
 
+/// The bots asked in every state: random, greedy, and two small searches, with
+/// rollouts and as VIKTORY's levels search (without, [`AiGame::search_settings`]).
 fn bots() -> Vec<Box<dyn Bot<Viktory>>> {
+    let mut level_like = tiny_mcts();
+    level_like.config = <Viktory as AiGame>::search_settings(level_like.config);
+    assert_eq!(level_like.config.max_rollout_decisions, 0);
     vec![
         Box::new(RandomBot),
         Box::new(Greedy::default()),
         Box::new(tiny_mcts()),
+        Box::new(level_like),
     ]
 }
 
@@ -59,7 +65,7 @@ fn every_state(game: &Viktory, seed: u64, mcts_every: u64) -> u64 {
         let legal = s.legal_actions();
         let view = s.view(Some(seat));
         for (k, bot) in bots.iter_mut().enumerate() {
-            if k == 2 && !step.is_multiple_of(mcts_every) {
+            if k >= 2 && !step.is_multiple_of(mcts_every) {
                 continue;
             }
             let i = bot.choose(&view, &legal, &mut arena::bot_rng(seed, step));

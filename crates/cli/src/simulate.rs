@@ -131,12 +131,12 @@ fn make_bot<G: AiGame>(name: &str, args: &SimulateArgs) -> Result<Box<dyn Bot<G>
             ..Greedy::default()
         }),
         "mcts" => {
-            let mut mcts = Mcts::new(MctsConfig {
+            let mut mcts = Mcts::new(G::search_settings(MctsConfig {
                 budget: budget(args),
                 trees: args.trees.max(1),
                 threads: args.trees.max(1),
                 ..MctsConfig::default()
-            });
+            }));
             mcts.weights = weights;
             Box::new(mcts)
         }
