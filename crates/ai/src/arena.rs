@@ -21,11 +21,16 @@ pub struct Played<G: Game> {
     pub decisions: u64,
     /// Per seat: decisions taken and the time spent choosing them.
     pub thinking: Vec<(u64, Duration)>,
-    /// Per seat: player turns played (changes of the turn marker while it moved).
+    /// Per seat: player turns played: turn markers under which it was the first to
+    /// decide.
     pub turns: Vec<u64>,
     /// Per seat: the time spent choosing in each of its player turns, in order (as
     /// many as [`Played::turns`]).
     pub turn_thinking: Vec<Vec<Duration>>,
+    /// Per seat: the decisions it took in other seats' turns (a defender's losses and
+    /// retreats, say) and the time spent on them: in [`Played::thinking`], not in
+    /// [`Played::turn_thinking`].
+    pub out_of_turn: Vec<(u64, Duration)>,
 }
 
 /// The random stream for the chance action at `step` of game `seed` (as the server
@@ -59,7 +64,9 @@ pub fn play_game<G: Game>(
     let mut thinking = vec![(0u64, Duration::ZERO); seats];
     let mut turns = vec![0u64; seats];
     let mut turn_thinking = vec![Vec::new(); seats];
-    let mut last_turn: Option<u64> = None;
+    let mut out_of_turn = vec![(0u64, Duration::ZERO); seats];
+    // The turn marker last seen, and the seat that decided first under it: its owner.
+    let mut last_turn: Option<(u64, Seat)> = None;
     let mut decisions = 0;
     let mut step = 0u64;
     loop {
@@ -73,6 +80,7 @@ pub fn play_game<G: Game>(
                     thinking,
                     turns,
                     turn_thinking,
+                    out_of_turn,
                 };
             }
             ToMove::Chance => {
@@ -94,14 +102,16 @@ pub fn play_game<G: Game>(
                         thinking,
                         turns,
                         turn_thinking,
+                        out_of_turn,
                     };
                 }
                 let t = turn_of(&state);
-                if last_turn != Some(t) {
-                    last_turn = Some(t);
+                if last_turn.is_none_or(|(last, _)| last != t) {
+                    last_turn = Some((t, seat));
                     turns[seat.index()] += 1;
                     turn_thinking[seat.index()].push(Duration::ZERO);
                 }
+                let own_turn = last_turn.is_some_and(|(_, owner)| owner == seat);
                 let bot = &mut bots[seat.index()];
                 let mut rng = bot_rng(seed, step);
                 // The view is built only for a bot that reads it (and is not counted
@@ -118,8 +128,14 @@ pub fn play_game<G: Game>(
                 });
                 thinking[seat.index()].0 += 1;
                 thinking[seat.index()].1 += spent;
-                if let Some(turn) = turn_thinking[seat.index()].last_mut() {
-                    *turn += spent;
+                if own_turn {
+                    if let Some(turn) = turn_thinking[seat.index()].last_mut() {
+                        *turn += spent;
+                    }
+                } else {
+                    // Not added to the seat's last own turn, which ended before.
+                    out_of_turn[seat.index()].0 += 1;
+                    out_of_turn[seat.index()].1 += spent;
                 }
                 let action = legal.get(i).unwrap_or(&legal[0]).clone();
                 state.apply_unchecked(action);

@@ -703,3 +703,58 @@ fn the_default_weights_are_the_tuned_file() {
         .collect();
     assert!(same(&hand, &Weights::HAND.values()), "{hand:?}");
 }
+
+/// Greedy, counting the decisions it is asked to take in another seat's turn.
+struct CountingOutOfTurn {
+    greedy: Greedy,
+    out_of_turn: std::sync::Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Bot<Viktory> for CountingOutOfTurn {
+    fn name(&self) -> String {
+        "counting".into()
+    }
+
+    fn choose(
+        &mut self,
+        view: &viktory::View,
+        legal: &[viktory::Action],
+        rng: &mut GameRng,
+    ) -> usize {
+        if view.seat != Some(view.position.turn.active) {
+            self.out_of_turn
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        Bot::<Viktory>::choose(&mut self.greedy, view, legal, rng)
+    }
+}
+
+/// `arena::play_game` counts a seat's time per player turn of its own (what a person
+/// waits for) and keeps its decisions in other seats' turns (a defender's losses and
+/// retreats) apart, not added to its last own turn.
+#[test]
+fn the_arena_keeps_decisions_out_of_turn_apart() {
+    let mut seen = 0;
+    for seed in 0..4u64 {
+        let game = new_game("classic", 2, &serde_json::json!({ "max_turns": 12 }));
+        let counted = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let mut bots: Vec<Box<dyn Bot<Viktory>>> = vec![
+            Box::new(Greedy::default()),
+            Box::new(CountingOutOfTurn {
+                greedy: Greedy::default(),
+                out_of_turn: std::sync::Arc::clone(&counted),
+            }),
+        ];
+        let played = play_game(game, &mut bots, seed, 100_000, ai::viktory::turn_marker);
+        let counted = counted.load(std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(played.out_of_turn[1].0, counted, "seed {seed}");
+        assert_eq!(played.turn_thinking[1].len() as u64, played.turns[1]);
+        let own: u64 = played.thinking[1].0 - counted;
+        assert!(own > played.turns[1], "seed {seed}: own decisions {own}");
+        seen += counted;
+    }
+    assert!(
+        seen > 0,
+        "some decisions were taken in the other seat's turn"
+    );
+}
