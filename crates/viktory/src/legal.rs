@@ -487,15 +487,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                     .into_iter()
                     .map(|(kind, town, to)| Action::Place { kind, town, to }),
             );
-            if s.rules.redeployment {
-                let seat = s.turn.active;
-                v.extend(
-                    s.units
-                        .iter()
-                        .filter(|u| u.owner == seat)
-                        .map(|u| Action::Redeploy { unit: u.id }),
-                );
-            }
+            v.extend(reserve::redeployable(s).map(|unit| Action::Redeploy { unit }));
             v
         }
         Stage::FirstPlayer | Stage::Start | Stage::PlacementBattles => vec![],

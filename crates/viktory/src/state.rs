@@ -142,6 +142,10 @@ pub struct Placed {
     pub town: Hex,
     /// Its type.
     pub kind: UnitKind,
+    /// The unit it became: not to be redeployed in the phase it was placed in (H-20).
+    /// `None` in a setup written without it, or in a view that does not show the unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<UnitId>,
 }
 
 /// The turn: whose, which phase, and what has happened in it.

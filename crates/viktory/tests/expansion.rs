@@ -125,6 +125,7 @@ fn expansion_redeployment() {
         .terrain(h(3, 0), Terrain::Water)
         .town(h(-3, 0), 0, false, true)
         .unit(1, 0, UnitKind::Infantry, h(2, -2))
+        .unit(2, 0, UnitKind::Infantry, h(2, -1))
         .build();
     let events = act(&mut s, Action::Redeploy { unit: UnitId(1) });
     assert_eq!(
@@ -135,13 +136,26 @@ fn expansion_redeployment() {
             hex: h(2, -2),
         }]
     );
-    act(
+    let events = act(
         &mut s,
         Action::Place {
             kind: UnitKind::Infantry,
             town: h(-3, 0),
             to: h(-3, 0),
         },
+    );
+    let placed = events
+        .iter()
+        .find_map(|e| match e {
+            Event::UnitPlaced { unit, .. } => Some(*unit),
+            _ => None,
+        })
+        .expect("placed");
+    // H-20: the unit placed in this phase stays; the capital's unlimited placement
+    // (13.4) would otherwise let redeploy-and-place go on for ever.
+    assert_eq!(
+        refused(&s, Action::Redeploy { unit: placed }),
+        ("placed_this_phase", "H-20")
     );
     let s = Pos::new(2, Stage::Place)
         .town(h(-3, 0), 0, false, true)
@@ -152,6 +166,40 @@ fn expansion_redeployment() {
         refused(&s, Action::Redeploy { unit: UnitId(1) }),
         ("not_enabled", "Expansion")
     );
+}
+
+/// H-20: a placement phase with Redeployment ends even for a player who never ends it:
+/// each unit on the map goes back at most once, and what he placed stays.
+#[test]
+fn expansion_redeployment_ends() {
+    let mut s = Pos::new(2, Stage::Place)
+        .rules(|r| r.redeployment = true)
+        .terrain(h(-3, 1), Terrain::Water)
+        .town(h(-3, 0), 0, false, true)
+        .town(h(3, -3), 1, false, true)
+        .unit(1, 0, UnitKind::Infantry, h(2, -2))
+        .unit(2, 0, UnitKind::Frigate, h(-3, 1))
+        .cargo(3, 0, UnitKind::Cavalry, 2)
+        .reserve(0, UnitKind::Artillery, 1)
+        .build();
+    let mut actions = 0;
+    while s.turn().active == Seat(0) && s.turn().stage == Stage::Place {
+        let legal = s.legal_actions();
+        // Anything but ending the phase: redeploy first, then place.
+        let a = legal
+            .iter()
+            .find(|a| matches!(a, Action::Redeploy { .. }))
+            .or_else(|| legal.iter().find(|a| matches!(a, Action::Place { .. })))
+            .copied()
+            .unwrap_or(Action::EndPhase);
+        act(&mut s, a);
+        actions += 1;
+        assert!(actions <= 20, "the placement phase does not end: {a:?}");
+    }
+    // Three units back in two redeployments (the cavalry goes with its frigate), four
+    // placed; then nothing is left to do and the phase ends by itself.
+    assert_eq!(actions, 6);
+    assert_eq!(s.units().iter().filter(|u| u.owner == Seat(0)).count(), 4);
 }
 
 /// Bombard Attacks: Range Limitation: adjacent hexes only.

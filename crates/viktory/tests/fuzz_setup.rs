@@ -645,11 +645,17 @@ fn regression_second_town_infantry_given_away() {
 /// player's, in his movement phase, and a unit afloat must have movement left.
 #[test]
 fn regression_moving_unit_of_another_player() {
-    let mut m = plain(5, 33, 2);
-    m.unit_moves = vec![(0, (0, 1), 0, None, 0, 0, 0, 0, None)];
-    m.moving = Some(1);
-    let setup = apply(&m);
-    assert_ne!(setup.turn.stage, Stage::Move);
+    // The first seed from the reported one (33) whose position is outside the movement
+    // phase (which seed that is follows the random playouts, which follow the rules).
+    let setup = (33..133)
+        .map(|seed| {
+            let mut m = plain(5, seed, 2);
+            m.unit_moves = vec![(0, (0, 1), 0, None, 0, 0, 0, 0, None)];
+            m.moving = Some(1);
+            apply(&m)
+        })
+        .find(|setup| setup.turn.stage != Stage::Move)
+        .expect("a position outside the movement phase");
     let err = Viktory::from_setup(&setup).unwrap_err();
     assert!(
         err.0.iter().any(|p| p.rule.as_deref() == Some("R-9")),

@@ -700,6 +700,11 @@ pub(crate) fn redact(s: &Viktory, seat: Option<Seat>, p: &mut Setup) {
         t.pending_battles.retain(|&h| seen(h));
         t.placement_battles.retain(|&h| seen(h));
         t.placed.retain(|pl| seen(pl.town));
+        for pl in &mut t.placed {
+            // A frigate placed out of sight through a town in sight: its id would
+            // name it when it comes into sight.
+            pl.unit = pl.unit.filter(|&id| p.units.iter().any(|u| u.id == id));
+        }
         t.built = t.built.filter(|&h| seen(h));
         t.moving = t.moving.filter(|&id| p.units.iter().any(|u| u.id == id));
         t.frigate_bombards.retain(|&(_, h)| seen(h));

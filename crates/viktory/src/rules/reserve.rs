@@ -324,8 +324,12 @@ fn place_refusal(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Option<Plac
 /// Places the unit; a frigate meeting an enemy frigate will fight after placement (13.5).
 pub fn apply_place(s: &mut Viktory, kind: UnitKind, town: Hex, to: Hex, ev: &mut Vec<Event>) {
     let seat = s.turn.active;
-    s.turn.placed.push(Placed { town, kind });
-    put_on_map(s, seat, kind, to, ev);
+    let unit = put_on_map(s, seat, kind, to, ev);
+    s.turn.placed.push(Placed {
+        town,
+        kind,
+        unit: Some(unit),
+    });
     if kind == UnitKind::Frigate
         && subjugation::hostile_units_at(s, to, seat)
         && let Err(i) = s.turn.placement_battles.binary_search(&to)
@@ -376,7 +380,7 @@ fn candidates(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
 
 /// Whether any placement is possible (otherwise the phase ends by itself).
 pub fn any_placement(s: &Viktory) -> bool {
-    (s.rules.redeployment && s.units.iter().any(|u| u.owner == s.turn.active))
+    redeployable(s).next().is_some()
         || candidates(s)
             .into_iter()
             .any(|(k, t, h)| can_place(s, k, t, h))
@@ -400,7 +404,25 @@ pub fn start_placement_battle(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
     false
 }
 
+/// Whether `unit` was placed in this placement phase.
+fn placed_now(s: &Viktory, unit: UnitId) -> bool {
+    s.turn.placed.iter().any(|p| p.unit == Some(unit))
+}
+
+/// Expansion, Redeployment (H-20): the active player's units he may take back into
+/// his reserve now: every one of his units on the map but those placed in this phase.
+/// None when the rule is off.
+pub fn redeployable(s: &Viktory) -> impl Iterator<Item = UnitId> + '_ {
+    let seat = s.turn.active;
+    s.units
+        .iter()
+        .filter(move |u| s.rules.redeployment && u.owner == seat && !placed_now(s, u.id))
+        .map(|u| u.id)
+}
+
 /// Expansion, Redeployment: may the active player take `unit` back into his reserve?
+/// Not a unit he placed in this phase (H-20): it was not on the map when his turn
+/// ended, and taking it back and placing it again would never end.
 pub fn check_redeploy(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
     if !s.rules.redeployment {
         return refuse(
@@ -410,13 +432,25 @@ pub fn check_redeploy(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
         );
     }
     match s.unit(unit) {
-        Some(u) if u.owner == s.turn.active => Ok(()),
-        _ => refuse(
-            "not_your_unit",
-            "Expansion",
-            format!("unit {unit} is not one of yours on the map"),
-        ),
+        Some(u) if u.owner == s.turn.active => {}
+        _ => {
+            return refuse(
+                "not_your_unit",
+                "Expansion",
+                format!("unit {unit} is not one of yours on the map"),
+            );
+        }
     }
+    if placed_now(s, unit) {
+        return refuse(
+            "placed_this_phase",
+            "H-20",
+            format!(
+                "unit {unit} was placed in this phase; only units already on the map may be redeployed"
+            ),
+        );
+    }
+    Ok(())
 }
 
 /// Takes the unit (and a frigate's cargo) off the map into the reserve, for placement.
