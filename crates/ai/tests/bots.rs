@@ -247,6 +247,41 @@ fn greedy_beats_random() {
     assert!(greedy_wins >= 3, "greedy won {greedy_wins} of {games}");
 }
 
+/// Bot games end in every preset, Dark included: no rule lets a bot go round in
+/// circles (as Redeployment once let a bot place and take back the same unit without
+/// end, H-20). Greedy (the `easy` level) and a small search as the levels run it play
+/// each other; a game that does not end by its last turn fails.
+#[test]
+fn bot_games_end_in_every_preset() {
+    let mut level_like = tiny_mcts();
+    level_like.config = <Viktory as AiGame>::search_settings(level_like.config);
+    let mut games = 0;
+    for (k, preset) in Viktory::presets().into_iter().enumerate() {
+        let mut options = vec![serde_json::json!({ "max_turns": 6 })];
+        if preset.name == "online" {
+            options.push(serde_json::json!({ "max_turns": 6, "dark": true, "independent_exploration": true }));
+        }
+        for (j, options) in options.iter().enumerate() {
+            let state = new_game(&preset.name, 3, options);
+            let mut bots: Vec<Box<dyn Bot<Viktory>>> = vec![
+                Box::new(Greedy::default()),
+                Box::new(level_like.clone()),
+                Box::new(Greedy::default()),
+            ];
+            let seed = 50 + 10 * k as u64 + j as u64;
+            let played = play_game(state, &mut bots, seed, 50_000, ai::viktory::turn_marker);
+            assert!(
+                played.outcome.is_some(),
+                "{} {options}: no end after {} decisions",
+                preset.name,
+                played.decisions
+            );
+            games += 1;
+        }
+    }
+    assert!(games >= 5, "{games} games");
+}
+
 /// The random bot as a bot that must be shown the view (no `choose_blind`).
 struct Sighted;
 

@@ -95,6 +95,10 @@ struct ServeArgs {
     /// Pause before each bot decision, in milliseconds, so people can follow.
     #[arg(long, env = "HEXWAR_BOT_DELAY_MS", default_value_t = 0)]
     bot_delay_ms: u64,
+    /// Most decisions a bot seat makes in one game turn before it ends every phase it
+    /// can (a safety net against a bot going round in circles).
+    #[arg(long, env = "HEXWAR_BOT_TURN_DECISIONS", default_value_t = 2000)]
+    bot_turn_decisions: u32,
     /// SMTP server for "your move" e-mails (none: e-mail is off).
     #[arg(long, env = "HEXWAR_SMTP_HOST")]
     smtp_host: Option<String>,
@@ -152,6 +156,7 @@ impl ServeArgs {
             rate_burst: self.burst,
             bot_budget: std::time::Duration::from_millis(self.bot_budget_ms),
             bot_delay: std::time::Duration::from_millis(self.bot_delay_ms),
+            bot_turn_decisions: self.bot_turn_decisions,
             smtp: self.smtp_host.map(|host| server::SmtpConfig {
                 host,
                 port: self.smtp_port,

@@ -5,6 +5,13 @@
 //!
 //! A bot sees only its seat's view and its legal actions (both unchanged by hidden
 //! facts, which the engine harness checks), so it cannot cheat.
+//!
+//! A bot that goes round in circles (a rule that lets a player undo and redo a step
+//! without end, as H-20 once did) would write to the game's log for ever. So a bot
+//! seat decides on its own judgement at most
+//! [`bot_turn_decisions`](crate::config::Config::bot_turn_decisions) times in a game
+//! turn; past that it ends every phase it can ([`pass_choice`]), and the server logs a
+//! warning naming the game.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -200,14 +207,19 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
     if hub.shutting_down() {
         return Ok(false);
     }
-    let (seat, version, view, legal, level, game, setup, clock) = {
-        let guard = hub.lock(slot).await?;
-        let Some(live) = guard.as_ref() else {
+    let (seat, version, view, legal, level, game, setup, clock, decided) = {
+        let mut guard = hub.lock(slot).await?;
+        let Some(live) = guard.as_mut() else {
             return Ok(false);
         };
         let Some(seat) = live.bot_to_move() else {
             return Ok(false);
         };
+        let turn = live.session.game_turn();
+        let decided = live
+            .bot_decisions
+            .get_mut(usize::from(seat.0))
+            .map_or(0, |count| count_decision(count, turn));
         let level = live.seats[usize::from(seat.0)]
             .bot_level
             .clone()
@@ -225,6 +237,7 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
                 .get(usize::from(seat.0))
                 .cloned()
                 .unwrap_or_default(),
+            decided,
         )
     };
     if legal.is_empty() {
@@ -233,9 +246,21 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
     if !hub.config.bot_delay.is_zero() {
         tokio::time::sleep(hub.config.bot_delay).await;
     }
-    let budget = hub.config.bot_budget;
-    let bot = for_level(game, &level, setup, clock);
-    let choice = choose(bot, view, legal, budget).await;
+    let choice = if decided > hub.config.bot_turn_decisions {
+        if decided == hub.config.bot_turn_decisions + 1 {
+            tracing::warn!(
+                game = %slot.id,
+                seat = seat.0,
+                decisions = hub.config.bot_turn_decisions,
+                "a bot reached its decisions in this game turn; it ends every phase it can"
+            );
+        }
+        let i = pass_choice(game, &legal).unwrap_or(0);
+        legal[i].clone()
+    } else {
+        let bot = for_level(game, &level, setup, clock);
+        choose(bot, view, legal, hub.config.bot_budget).await
+    };
     match hub
         .submit(&slot.id, Submitter::Bot(seat), version, choice)
         .await
@@ -243,6 +268,32 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
         // Someone else moved first (another process's bot): look again.
         Ok(_) | Err(ApiError::Reject(protocol::RejectReason::StaleVersion { .. })) => Ok(true),
         Err(e) => Err(e),
+    }
+}
+
+/// Counts one decision in game turn `turn` on a seat's `(turn, decisions)` counter (a
+/// new turn starts from zero); returns the decisions made in the turn, this one
+/// included.
+fn count_decision(count: &mut (Option<u32>, u32), turn: Option<u32>) -> u32 {
+    if count.0 != turn {
+        *count = (turn, 0);
+    }
+    count.1 = count.1.saturating_add(1);
+    count.1
+}
+
+/// The legal action that ends a phase (the bots' pass: [`ai::AiGame::is_pass`]), for
+/// a game family that has bots; `None` when none is legal or the actions do not read.
+pub fn pass_choice(game: &str, legal: &[Value]) -> Option<usize> {
+    fn typed<G: ai::AiGame>(legal: &[Value]) -> Option<usize> {
+        legal.iter().position(|a| {
+            serde_json::from_value::<G::Action>(a.clone()).is_ok_and(|a| G::is_pass(&a))
+        })
+    }
+    match game {
+        <viktory::Viktory as engine::Game>::NAME => typed::<viktory::Viktory>(legal),
+        <avl::Avl as engine::Game>::NAME => typed::<avl::Avl>(legal),
+        _ => None,
     }
 }
 

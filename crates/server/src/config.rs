@@ -42,6 +42,12 @@ pub struct Config {
     pub bot_budget: Duration,
     /// Pause before each bot decision, so people can watch (0 in tests).
     pub bot_delay: Duration,
+    /// Most decisions a bot seat makes in one game turn on its own judgement; past
+    /// them it ends every phase it can ([`crate::bots`]). A safety net against a bot
+    /// that would go round in circles and write to the log for ever. The busiest game
+    /// turns measured take a fifth of the default (377 decisions of the `easy` bot in
+    /// A Victory Lost's campaign, 206 in an 8-player Expansion game: docs/ai.md).
+    pub bot_turn_decisions: u32,
     /// SMTP, for e-mail notifications; `None` turns e-mail off.
     pub smtp: Option<SmtpConfig>,
     /// Let webhooks reach loopback, private and link-local addresses (a LAN server
@@ -69,6 +75,7 @@ impl Default for Config {
             rate_burst: 200,
             bot_budget: Duration::from_secs(2),
             bot_delay: Duration::ZERO,
+            bot_turn_decisions: 2_000,
             smtp: None,
             allow_private_webhooks: false,
             trusted_proxies: Vec::new(),

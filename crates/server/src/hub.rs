@@ -120,6 +120,9 @@ pub(crate) struct Live {
     /// Per seat, the bot's thinking time in the current player turn, so that a turn's
     /// cap holds across the bots built for each of its decisions ([`ai::TurnClock`]).
     pub bot_clocks: Vec<ai::TurnClock>,
+    /// Per seat, the game turn its bot last decided in and how many decisions it made
+    /// there ([`crate::config::Config::bot_turn_decisions`]).
+    pub bot_decisions: Vec<(Option<u32>, u32)>,
 }
 
 /// The session's part of a state answer (`GET /api/games/{id}`) for one audience at
@@ -157,6 +160,7 @@ impl Live {
             shown: Vec::new(),
             // One clock each (clones of a clock share it).
             bot_clocks: (0..seat_count).map(|_| ai::TurnClock::new()).collect(),
+            bot_decisions: vec![(None, 0); usize::from(seat_count)],
         }
     }
 

@@ -185,6 +185,52 @@ async fn bots_play_a_game_on_postgres() {
     server.stop().await;
 }
 
+/// The safety net against a bot going round in circles: past
+/// `bot_turn_decisions` decisions in a game turn, a bot seat ends every phase it can
+/// (and otherwise plays the first legal action), so the game goes on to its end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_past_its_decisions_in_a_turn_ends_its_phases() {
+    use engine::{Actor, Game, GameRecord, Seat};
+    use server::config::Config;
+    let server = TestServer::start(Config {
+        bot_turn_decisions: 3,
+        ..config(&sqlite_url("bot-cap"))
+    })
+    .await;
+    let (id, _) = server
+        .create(json!({
+            "game": "viktory", "preset": "classic", "options": {"max_turns": 6},
+            "seats": [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
+        }))
+        .await;
+    server.wait_over(&id, Duration::from_mins(2)).await;
+    let (_, record) = server.get(&format!("/api/games/{id}/record"), None).await;
+    let record: GameRecord<viktory::Viktory> = serde_json::from_value(record).unwrap();
+    let mut state = viktory::Viktory::from_setup(&record.setup).unwrap();
+    let mut counted = std::collections::HashMap::<(Seat, Option<u32>), u32>::new();
+    let (mut capped, mut chose) = (0, 0);
+    for step in record.actions {
+        if let Actor::Seat(seat) = step.by {
+            let n = counted.entry((seat, state.game_turn())).or_default();
+            *n += 1;
+            let legal = state.legal_actions();
+            if *n > 3 {
+                capped += 1;
+                let pass = legal.iter().find(|a| **a == viktory::Action::EndPhase);
+                assert_eq!(&step.action, pass.unwrap_or(&legal[0]), "decision {n}");
+            } else {
+                chose += usize::from(legal.len() > 1);
+            }
+        }
+        state.apply_unchecked(step.action);
+    }
+    assert!(state.to_move().is_over());
+    // The bots choose freely (their tie-breaks draw on the OS): how many decisions fall
+    // past the limit varies from run to run.
+    assert!(capped > 0 && chose > 0, "{capped} capped, {chose} chosen");
+    server.stop().await;
+}
+
 /// A person against a bot: the bot answers every turn through the checked path.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_against_a_bot() {
