@@ -317,6 +317,58 @@ mod tests {
     use super::*;
     use engine::Game;
 
+    /// Over the JSON of random playouts' legal actions, [`pass_choice`] names the first
+    /// action the family's bots call a pass, and nothing where none is legal; a family
+    /// without bots has none.
+    fn pass_choices_agree<G: ai::AiGame>(mut state: G, decisions: usize) -> (usize, usize) {
+        let mut rng = engine::GameRng::from_u64(5);
+        let (mut some, mut none) = (0, 0);
+        for _ in 0..decisions {
+            match state.to_move() {
+                engine::ToMove::Over(_) => break,
+                engine::ToMove::Chance => {
+                    let a = state.sample_chance(&mut rng);
+                    state.apply_unchecked(a);
+                }
+                engine::ToMove::Seat(_) => {
+                    let legal = state.legal_actions();
+                    let json: Vec<Value> = legal
+                        .iter()
+                        .map(|a| serde_json::to_value(a).expect("json"))
+                        .collect();
+                    let want = legal.iter().position(G::is_pass);
+                    assert_eq!(pass_choice(G::NAME, &json), want);
+                    some += usize::from(want.is_some());
+                    none += usize::from(want.is_none());
+                    let i = rng.below(legal.len() as u32) as usize;
+                    state.apply_unchecked(legal[i].clone());
+                }
+            }
+        }
+        (some, none)
+    }
+
+    #[test]
+    fn the_pass_is_found_in_the_json_of_legal_actions() {
+        let setup = avl::Avl::new_setup(&engine::NewGame::default()).expect("a setup");
+        let avl = <avl::Avl as Game>::from_setup(&setup).expect("a game");
+        let (some, none) = pass_choices_agree(avl, 3_000);
+        assert!(
+            some > 0 && none > 0,
+            "A Victory Lost: {some} with a pass, {none} without"
+        );
+        let setup = viktory::Viktory::new_setup(&engine::NewGame::default()).expect("a setup");
+        let viktory = <viktory::Viktory as Game>::from_setup(&setup).expect("a game");
+        let (some, none) = pass_choices_agree(viktory, 3_000);
+        assert!(
+            some > 0 && none > 0,
+            "VIKTORY: {some} with a pass, {none} without"
+        );
+        let end = serde_json::json!({"type": "end_phase"});
+        assert_eq!(pass_choice("viktory", std::slice::from_ref(&end)), Some(0));
+        assert_eq!(pass_choice("dice-race", &[end]), None);
+    }
+
     /// An A Victory Lost bot reads the rules from the public setup (never the position,
     /// which holds the other side's chits) and then plays as the `ai` crate's bot does.
     #[test]
