@@ -232,15 +232,20 @@ impl Board for HexagonBoard {
         // Hot path of every per-hex lookup: plain i64 arithmetic, no recursion.
         let radius = i64::from(self.radius());
         let (q, r) = (i64::from(hex.q), i64::from(hex.r));
-        if q.abs() > radius || r.abs() > radius || (q + r).abs() > radius {
+        // Each of q, r and q + r within -radius..=radius: one unsigned comparison each
+        // (a value below -radius wraps to a large one).
+        let span = 2 * radius as u64;
+        let within = |x: i64| (x + radius) as u64 <= span;
+        if !(within(q) && within(r) && within(q + r)) {
             return None;
         }
         let b = 2 * radius + 1;
         // In the upper half (r <= 0) row i starts at i(i + b)/2 and its first hex has
         // q = -r - radius; the lower half mirrors the upper half through the centre.
+        // i(i + b) is even and not negative, so the halving is a shift.
         let upper = |q: i64, r: i64| {
             let row = r + radius;
-            row * (row + b) / 2 + q + r + radius
+            ((row * (row + b)) >> 1) + q + r + radius
         };
         let index = if r <= 0 {
             upper(q, r)
@@ -335,6 +340,18 @@ mod tests {
         assert_eq!(board.index(Hex::new(3, 0)), None);
         assert_eq!(board.index(Hex::new(i32::MAX, i32::MIN)), None);
         assert!(!board.contains(Hex::new(i32::MIN, i32::MIN)));
+        // Off the board by each of the three bounds, on either side.
+        for off in [(-3, 0), (3, -1), (0, -3), (0, 3), (2, 1), (-2, -1)] {
+            assert_eq!(board.index(Hex::new(off.0, off.1)), None, "{off:?}");
+        }
+        for extreme in [i32::MIN, i32::MAX] {
+            assert_eq!(board.index(Hex::new(extreme, 0)), None);
+            assert_eq!(board.index(Hex::new(0, extreme)), None);
+            assert_eq!(board.index(Hex::new(extreme, extreme)), None);
+        }
+        let max = HexagonBoard::new(HexagonBoard::MAX_SIDE);
+        assert_eq!(max.index(Hex::new(i32::MIN, i32::MIN)), None);
+        assert_eq!(max.index(Hex::new(i32::MAX, i32::MIN)), None);
     }
 
     #[test]

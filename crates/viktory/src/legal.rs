@@ -23,15 +23,42 @@ pub fn legal_actions(s: &Viktory) -> Vec<Action> {
             v
         }
         ToMove::Seat(_) => {
-            let mut checked = Vec::new();
+            let mut checked = Vec::with_capacity(64);
             let mut v = candidates(s, &mut checked);
             v.retain(|a| crate::check::check(s, a).is_ok());
-            v.append(&mut checked);
             v.sort_unstable();
+            // The moves come unit by unit in id order, each unit's destinations sorted:
+            // already in order, so they are merged in rather than sorted again.
+            if !checked.is_sorted() {
+                checked.sort_unstable();
+            }
+            let mut v = merge_sorted(v, checked);
             v.dedup();
             v
         }
     }
+}
+
+/// The sorted union (with repeats) of two sorted lists, in one pass.
+fn merge_sorted(a: Vec<Action>, b: Vec<Action>) -> Vec<Action> {
+    if b.is_empty() {
+        return a;
+    }
+    if a.is_empty() {
+        return b;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+        if x <= y {
+            out.extend(a.next());
+        } else {
+            out.extend(b.next());
+        }
+    }
+    out.extend(a);
+    out.extend(b);
+    out
 }
 
 /// The chance outcomes with their weights.
@@ -373,6 +400,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 .filter(|(_, t)| t.owner == seat || subjugation::allied(s, seat, t.owner))
                 .map(|(h, _)| h)
                 .collect();
+            let mut dests: Vec<Hex> = Vec::with_capacity(12);
             for u in s.units.iter().filter(|u| u.owner == seat) {
                 if let Some(f) = u.aboard {
                     if let Some(fr) = s.unit(f) {
@@ -404,11 +432,14 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                     let roads = road_towns.iter().copied().filter(|t| {
                         land && road_towns.contains(&u.hex) && (2..=3).contains(&t.distance(u.hex))
                     });
-                    for to in steps.chain(roads) {
-                        if movement::can_step(s, u, to) {
-                            checked.push(Action::Move { unit: u.id, to });
-                        }
-                    }
+                    dests.clear();
+                    dests.extend(
+                        steps
+                            .chain(roads)
+                            .filter(|&to| movement::can_step(s, u, to)),
+                    );
+                    dests.sort_unstable();
+                    checked.extend(dests.iter().map(|&to| Action::Move { unit: u.id, to }));
                     if s.rules.cavalry_characteristics && u.kind == UnitKind::Cavalry {
                         v.extend(
                             u.hex

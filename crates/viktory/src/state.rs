@@ -539,6 +539,9 @@ pub struct Viktory {
     /// Cache: per hex, a bit per seat with units there (cargo excluded). Rebuilt by
     /// [`Viktory::refresh_occupancy`] whenever units move, appear or leave.
     pub(crate) occupancy: Grid<u8>,
+    /// Cache: per hex, one more than the index in `towns` of the town or city there, or
+    /// 0. Rebuilt by [`Viktory::refresh_town_index`] whenever a town comes or goes.
+    pub(crate) town_index: Grid<u16>,
     /// Dark and Independent exploration: what each seat knows and sees.
     pub(crate) fog: Option<Box<crate::rules::fog::Fog>>,
     /// 15.62: a returned capital's hand-over.
@@ -1150,6 +1153,7 @@ impl Viktory {
             next_unit,
             outcome: setup.outcome.clone(),
             occupancy: Grid::from_board(&board, 0),
+            town_index: Grid::from_board(&board, 0),
             fog: None,
             handover: setup.handover.clone(),
             pillaged: {
@@ -1172,6 +1176,7 @@ impl Viktory {
             return Err(SetupErrors(p));
         }
         state.refresh_occupancy();
+        state.refresh_town_index();
         crate::rules::fog::refresh(&mut state);
         // A hand-made position may stop where no decision is due (a battle step whose
         // casualties choose themselves, a phase with nothing to do): let the turn run on
@@ -1297,27 +1302,47 @@ impl Viktory {
 
     /// The town or city at `hex`.
     pub fn town(&self, hex: Hex) -> Option<Town> {
-        self.towns
-            .binary_search_by_key(&hex, |(h, _)| *h)
-            .ok()
-            .map(|i| self.towns[i].1)
+        self.town_slot(hex).map(|i| self.towns[i].1)
+    }
+
+    /// Where the town at `hex` stands in `towns` (one grid lookup: most hexes hold none).
+    fn town_slot(&self, hex: Hex) -> Option<usize> {
+        let slot = *self.town_index.get_hex(&self.board, hex)?;
+        slot.checked_sub(1).map(usize::from)
     }
 
     pub(crate) fn town_mut(&mut self, hex: Hex) -> Option<&mut Town> {
-        let i = self.towns.binary_search_by_key(&hex, |(h, _)| *h).ok()?;
+        let i = self.town_slot(hex)?;
         Some(&mut self.towns[i].1)
     }
 
     /// Takes the town or city off `hex`.
     pub(crate) fn remove_town(&mut self, hex: Hex) -> Option<Town> {
-        let i = self.towns.binary_search_by_key(&hex, |(h, _)| *h).ok()?;
-        Some(self.towns.remove(i).1)
+        let i = self.town_slot(hex)?;
+        let town = self.towns.remove(i).1;
+        self.refresh_town_index();
+        Some(town)
     }
 
     /// Places a new town or city (its hex holds none).
     pub(crate) fn add_town(&mut self, hex: Hex, town: Town) {
         if let Err(i) = self.towns.binary_search_by_key(&hex, |(h, _)| *h) {
             self.towns.insert(i, (hex, town));
+            self.refresh_town_index();
+        }
+    }
+
+    /// Rebuilds the town index from `towns` (towns stand only on the board's hexes, and
+    /// a board holds at most 397 of them).
+    pub(crate) fn refresh_town_index(&mut self) {
+        for slot in &mut self.town_index {
+            *slot = 0;
+        }
+        for (i, (hex, _)) in self.towns.iter().enumerate() {
+            if let Some(slot) = self.town_index.get_hex_mut(&self.board, *hex) {
+                // A board of side 12, the largest, holds 397 hexes.
+                *slot = u16::try_from(i + 1).expect("fewer towns than hexes");
+            }
         }
     }
 
@@ -1437,6 +1462,10 @@ impl Viktory {
         fresh.refresh_occupancy();
         if fresh.occupancy != self.occupancy {
             return Err("the occupancy cache is stale".into());
+        }
+        fresh.refresh_town_index();
+        if fresh.town_index != self.town_index {
+            return Err("the town index is stale".into());
         }
         crate::rules::fog::refresh(&mut fresh);
         if fresh.fog != self.fog {

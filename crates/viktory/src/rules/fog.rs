@@ -156,10 +156,11 @@ pub fn explored(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 
 /// The terrain at `hex` as `seat` knows it.
 pub fn known_terrain(s: &Viktory, seat: Seat, hex: Hex) -> Option<Terrain> {
-    if explored(s, seat, hex) {
-        s.terrain(hex)
-    } else {
-        None
+    let terrain = s.terrain(hex);
+    match &s.fog {
+        Some(_) if s.rules.independent_exploration => terrain.filter(|_| explored(s, seat, hex)),
+        // Otherwise explored means revealed: the terrain itself is the answer.
+        _ => terrain,
     }
 }
 
