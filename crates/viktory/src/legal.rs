@@ -401,6 +401,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 .map(|(h, _)| h)
                 .collect();
             let mut dests: Vec<Hex> = Vec::with_capacity(12);
+            let switch = movement::Switch::now(s);
             for u in s.units.iter().filter(|u| u.owner == seat) {
                 if let Some(f) = u.aboard {
                     if let Some(fr) = s.unit(f) {
@@ -416,7 +417,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 }
                 // Moves are checked here directly, the unit once and each destination
                 // with the same rule functions `check` uses (so the two agree).
-                if movement::can_move_on(s, u) {
+                if movement::can_move_on_with(s, u, &switch) {
                     let land = u.kind.is_land();
                     let steps = u
                         .hex

@@ -1311,6 +1311,12 @@ impl Viktory {
         slot.checked_sub(1).map(usize::from)
     }
 
+    /// The town or city on the hex of board index `i` (below the board's length).
+    pub(crate) fn town_at_index(&self, i: usize) -> Option<Town> {
+        let slot = self.town_index[i].checked_sub(1)?;
+        Some(self.towns[usize::from(slot)].1)
+    }
+
     pub(crate) fn town_mut(&mut self, hex: Hex) -> Option<&mut Town> {
         let i = self.town_slot(hex)?;
         Some(&mut self.towns[i].1)

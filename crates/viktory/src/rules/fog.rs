@@ -567,10 +567,11 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
         .map(|(h, _)| h)
         .collect();
     let mut groups: Vec<(Unit, Vec<Hex>)> = Vec::new();
+    let switch = movement::Switch::now(s);
     for u in s
         .units
         .iter()
-        .filter(|u| u.owner == seat && movement::can_move_on(s, u))
+        .filter(|u| u.owner == seat && movement::can_move_on_with(s, u, &switch))
     {
         // The step rules read a unit's number only to name it in a refusal.
         let alike = Unit {

@@ -62,6 +62,28 @@ pub fn check_switch(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
     }
 }
 
+/// The units [`check_switch`] makes every other unit wait for, worked out once for a
+/// search over many units (legal moves): a unit on a ferry, a frigate in port, a unit
+/// passing through an Alliance hex, cavalry riding through an enemy hex.
+pub(crate) struct Switch([Option<UnitId>; 4]);
+
+impl Switch {
+    /// The position's waits.
+    pub(crate) fn now(s: &Viktory) -> Switch {
+        Switch([
+            on_ferry(s),
+            frigate_in_port(s),
+            subjugation::unit_in_transit(s),
+            cavalry_passing(s),
+        ])
+    }
+
+    /// Whether [`check_switch`] lets `unit` act: every unit waited for is `unit` itself.
+    pub(crate) fn allows(&self, unit: UnitId) -> bool {
+        self.0.iter().flatten().all(|&f| f == unit)
+    }
+}
+
 /// R-9, H-3: makes `unit` the moving unit, ending the previous one's movement.
 pub fn switch_to(s: &mut Viktory, unit: UnitId, ev: &mut Vec<Event>) {
     if let Some(prev) = s.turn.moving
@@ -340,7 +362,12 @@ pub fn check_mover(s: &Viktory, u: &Unit) -> Result<(), RuleError> {
 /// Whether [`check_mover`] lets the unit move on: the same rules, without writing a
 /// refusal (for searches over many units: legal moves, the Dark reach).
 pub fn can_move_on(s: &Viktory, u: &Unit) -> bool {
-    mover_refusal(s, u).is_none() && check_switch(s, u.id).is_ok()
+    can_move_on_with(s, u, &Switch::now(s))
+}
+
+/// [`can_move_on`] with the position's [`Switch`] worked out beforehand.
+pub(crate) fn can_move_on_with(s: &Viktory, u: &Unit, switch: &Switch) -> bool {
+    mover_refusal(s, u).is_none() && switch.allows(u.id)
 }
 
 /// Why [`check_mover`] refuses a unit, by the unit alone (R-9's switch aside).
@@ -660,4 +687,77 @@ fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>
         ev.push(Event::MovementEnded { unit: id });
     }
     exploration::unit_entered(s, to, ev);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::{Game, GameRng, NewGame, ToMove};
+
+    /// A game of `preset` for `players`, 30 turns, with `on` switched on.
+    fn start(preset: &str, players: u8, on: &[&str]) -> Viktory {
+        let mut options = serde_json::Map::new();
+        options.insert("max_turns".into(), 30.into());
+        for &name in on {
+            options.insert(name.into(), true.into());
+        }
+        let request = NewGame {
+            preset: Some(preset.into()),
+            players: Some(players),
+            options,
+        };
+        Viktory::from_setup(&Viktory::new_setup(&request).expect("preset")).expect("setup")
+    }
+
+    /// `Switch` answers as `check_switch` does for every unit (and for a unit id no unit
+    /// has), at every position of seeded random games whose rules make units wait: the
+    /// Road/Ferry Network's ferries, frigates in port, cavalry riding through. (A unit
+    /// passing through an Alliance hex needs a Vassal, which these random games do not
+    /// make; `Switch` asks the same `unit_in_transit` as `check_switch`.) Fails when the
+    /// ferry's wait is left out of `Switch`.
+    #[test]
+    fn switch_agrees_with_check_switch() {
+        let every = [
+            "frigate_characteristics",
+            "cavalry_characteristics",
+            "road_ferry_network",
+            "pillage",
+        ];
+        let games = [
+            start("classic", 4, &[]),
+            start("expansion", 4, &every),
+            start("classic", 4, &["subjugation"]),
+        ];
+        let (mut positions, mut waiting) = (0, 0);
+        for (g, first) in games.iter().enumerate() {
+            for seed in 0..6 {
+                let mut s = first.clone();
+                let mut rng = GameRng::from_u64(seed * 31 + g as u64);
+                while !s.to_move().is_over() {
+                    let switch = Switch::now(&s);
+                    positions += 1;
+                    waiting += usize::from(switch.0.iter().any(Option::is_some));
+                    let ids = s.units.iter().map(|u| u.id).chain([UnitId(u16::MAX)]);
+                    for id in ids {
+                        assert_eq!(
+                            switch.allows(id),
+                            check_switch(&s, id).is_ok(),
+                            "game {g}, seed {seed}, unit {id}"
+                        );
+                    }
+                    let action = if s.to_move() == ToMove::Chance {
+                        s.sample_chance(&mut rng)
+                    } else {
+                        let legal = s.legal_actions();
+                        legal[rng.below(legal.len() as u32) as usize]
+                    };
+                    s.apply(action).expect("a legal action applies");
+                }
+            }
+        }
+        assert!(
+            waiting > 100,
+            "{waiting} of {positions} positions made units wait"
+        );
+    }
 }

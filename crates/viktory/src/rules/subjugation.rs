@@ -78,13 +78,21 @@ pub fn allied(s: &Viktory, a: Seat, b: Seat) -> bool {
 }
 
 /// `seat` and its Alliance partners, as seat bits.
+#[inline]
 pub fn alliance_mask(s: &Viktory, seat: Seat) -> u8 {
-    let mut m = bit(seat);
     if s.rules.subjugation {
-        for p in (0..s.rules.players).map(Seat) {
-            if allied(s, seat, p) {
-                m |= bit(p);
-            }
+        alliance_mask_of_vassals(s, seat)
+    } else {
+        bit(seat)
+    }
+}
+
+/// [`alliance_mask`] under 15.6 Subjugation.
+fn alliance_mask_of_vassals(s: &Viktory, seat: Seat) -> u8 {
+    let mut m = bit(seat);
+    for p in (0..s.rules.players).map(Seat) {
+        if allied(s, seat, p) {
+            m |= bit(p);
         }
     }
     m
@@ -110,8 +118,12 @@ pub fn alliance_hex(s: &Viktory, hex: Hex, seat: Seat) -> bool {
 /// Whether `hex` is an enemy hex for `seat` that entering means a battle: units or a
 /// town of a player outside its Alliance.
 pub fn hostile_hex(s: &Viktory, hex: Hex, seat: Seat) -> bool {
-    hostile_units_at(s, hex, seat)
-        || s.town(hex)
+    // The hex's index once, for both of its caches.
+    let Some(i) = hexmap::Board::index(&s.board, hex) else {
+        return false;
+    };
+    s.occupancy[i] & !alliance_mask(s, seat) != 0
+        || s.town_at_index(i)
             .is_some_and(|t| t.owner != seat && !allied(s, seat, t.owner))
 }
 
