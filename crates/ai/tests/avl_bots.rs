@@ -408,6 +408,46 @@ fn the_fast_supply_and_railroad_traces_agree_with_the_rules() {
     assert!(checked > 80, "{checked}");
 }
 
+/// The evaluation keeps the last position's supply traces and uses them again where a
+/// move changed no hex a supply line could go through (`Topology::trace_unchanged`):
+/// the snapshot of every position after each legal action, scored one after another as
+/// greedy scores them, has the traces a fresh trace finds (10.1.2). Random play on both
+/// maps, with the positions after the moves of pieces at the front among them.
+#[test]
+fn kept_supply_traces_are_the_traces_of_the_position() {
+    let (mut checked, mut kept) = (0, 0);
+    for (text, seed, max) in [(avl::DEMO_SCENARIO, 3u64, 600), (CAMPAIGN, 4, 120)] {
+        let s0 = start(text, Options::default());
+        let topo = Topology::new(s0.rules());
+        let mut previous: Option<ai::avl::snapshot::Snapshot> = None;
+        playout(s0, seed, max, |s, _, _| {
+            for a in s.legal_actions().into_iter().take(40) {
+                let mut after = s.clone();
+                after.apply_unchecked(a);
+                let snap = ai::avl::snapshot::Snapshot::of(&after);
+                for side in Side::BOTH {
+                    let mut fresh = Vec::new();
+                    let n = topo.trace(&snap.grid, side, snap.pocket_closed, &mut fresh);
+                    assert_eq!(snap.traced[side.index()], fresh, "{side} after {a:?}");
+                    assert_eq!(snap.traced_count[side.index()], n);
+                    if let Some(p) = &previous
+                        && p.grid != snap.grid
+                        && p.traced[side.index()] == fresh
+                    {
+                        kept += 1;
+                    }
+                }
+                checked += 1;
+                previous = Some(snap);
+            }
+        });
+    }
+    assert!(
+        checked > 2_000 && kept > 500,
+        "{checked} positions, {kept} traces kept"
+    );
+}
+
 /// Rule 11.1.1 and 13.0's note: the evaluation counts a Victory City as lost to the
 /// enemy's reinforcements exactly when it is empty, on the enemy's railroad net as the
 /// rules trace it, and the enemy still has pieces to place this turn; random play on the

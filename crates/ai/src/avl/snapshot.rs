@@ -2,6 +2,7 @@
 //! on the map by hex, occupancy and zones of control (6.0), and both sides' supply
 //! traces (10.1.2).
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use avl::rules::pocket;
@@ -77,11 +78,7 @@ impl Snapshot {
             .iter()
             .position(|&p| p)
             .is_some_and(|i| pocket::closed(s, topo.hexes[i]));
-        let mut traced = [Vec::new(), Vec::new()];
-        let mut traced_count = [0; 2];
-        for side in Side::BOTH {
-            traced_count[side.index()] = topo.trace(&grid, side, closed, &mut traced[side.index()]);
-        }
+        let (traced, traced_count) = traces(&topo, &grid, closed);
         Snapshot {
             topo,
             pieces,
@@ -118,4 +115,52 @@ impl Snapshot {
             .copied()
             .unwrap_or(false)
     }
+}
+
+/// Both sides' supply traces of a grid, as [`Snapshot::of`] keeps them.
+struct Traces {
+    topo: Rc<Topology>,
+    pocket_closed: bool,
+    grid: Vec<u8>,
+    traced: [Vec<bool>; 2],
+    count: [usize; 2],
+}
+
+thread_local! {
+    /// The last snapshot's traces on this thread. The bots score positions that differ
+    /// by a move one after another (greedy's whole moves, a search's siblings), and
+    /// most moves change no hex a supply line goes through
+    /// ([`Topology::trace_unchanged`]); then the trace is not run again.
+    static LAST: RefCell<Option<Traces>> = const { RefCell::new(None) };
+}
+
+/// Both sides' supply traces over `grid` (10.1.2): the last snapshot's where
+/// [`Topology::trace_unchanged`] shows them unchanged, else traced now.
+fn traces(topo: &Rc<Topology>, grid: &[u8], closed: bool) -> ([Vec<bool>; 2], [usize; 2]) {
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        let prev = last
+            .as_ref()
+            .filter(|p| Rc::ptr_eq(&p.topo, topo) && p.pocket_closed == closed);
+        let mut traced = [Vec::new(), Vec::new()];
+        let mut count = [0; 2];
+        for side in Side::BOTH {
+            let k = side.index();
+            match prev {
+                Some(p) if topo.trace_unchanged(&p.grid, grid, side, closed, &p.traced[k]) => {
+                    traced[k].clone_from(&p.traced[k]);
+                    count[k] = p.count[k];
+                }
+                _ => count[k] = topo.trace(grid, side, closed, &mut traced[k]),
+            }
+        }
+        *last = Some(Traces {
+            topo: Rc::clone(topo),
+            pocket_closed: closed,
+            grid: grid.to_vec(),
+            traced: traced.clone(),
+            count,
+        });
+        (traced, count)
+    })
 }

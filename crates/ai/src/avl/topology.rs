@@ -44,6 +44,12 @@ pub const fn piece_bit(side: Side) -> u8 {
     }
 }
 
+/// Rule 10.1.2: a supply line crosses a hexside that is neither impassable nor an
+/// unbridged major river.
+const fn supply_crosses(edge: u8) -> bool {
+    edge & (IMPASSABLE | UNBRIDGED_MAJOR) == 0
+}
+
 /// The side's ZOC bit.
 pub const fn zoc_bit(side: Side) -> u8 {
     match side {
@@ -176,22 +182,81 @@ impl Topology {
         pocket_closed: bool,
         out: &mut Vec<bool>,
     ) -> usize {
+        self.flood(
+            side,
+            |i| self.supply_open(grid[i], i, side, pocket_closed),
+            supply_crosses,
+            out,
+        )
+    }
+
+    /// Rule 10.1.2: whether a supply line of `side` may enter hex index `i`, whose
+    /// occupancy and ZOC bits are `g` ([`Topology::trace`]).
+    fn supply_open(&self, g: u8, i: usize, side: Side, pocket_closed: bool) -> bool {
         let own = piece_bit(side);
         let enemy = piece_bit(side.enemy());
         let enemy_zoc = zoc_bit(side.enemy());
-        let usable = |i: usize| {
-            let g = grid[i];
-            self.land[i]
-                && !(pocket_closed && self.pocket[i])
-                && g & enemy == 0
-                && (g & own != 0 || g & enemy_zoc == 0)
-        };
-        self.flood(
-            side,
-            usable,
-            |edge| edge & (IMPASSABLE | UNBRIDGED_MAJOR) == 0,
-            out,
-        )
+        self.land[i]
+            && !(pocket_closed && self.pocket[i])
+            && g & enemy == 0
+            && (g & own != 0 || g & enemy_zoc == 0)
+    }
+
+    /// Whether `side`'s trace ([`Topology::trace`]) over `grid` reaches exactly the
+    /// hexes `reached`, which it reached over `before` (both with `pocket_closed`),
+    /// without tracing again: true when every hex whose openness changed between the two
+    /// grids is one the trace could not have gone through either way. A hex that
+    /// closed was not reached; a hex that opened is not a source and borders no reached
+    /// hex across a hexside a supply line crosses (a hex that opened can then be reached
+    /// only through another that opened, and none of them borders the trace). False
+    /// when any change may matter: the caller traces again.
+    pub fn trace_unchanged(
+        &self,
+        before: &[u8],
+        grid: &[u8],
+        side: Side,
+        pocket_closed: bool,
+        reached: &[bool],
+    ) -> bool {
+        if before.len() != grid.len() || reached.len() != grid.len() {
+            return false;
+        }
+        for (i, (&was, &now)) in before.iter().zip(grid).enumerate() {
+            if was == now {
+                continue;
+            }
+            let (was_open, now_open) = (
+                self.supply_open(was, i, side, pocket_closed),
+                self.supply_open(now, i, side, pocket_closed),
+            );
+            if was_open == now_open {
+                continue;
+            }
+            if was_open {
+                if reached[i] {
+                    return false;
+                }
+            } else if self.sources[side.index()].contains(&(i as u32))
+                || self.borders_trace(i, reached)
+            {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Whether a supply line traced to the hexes `reached` could step into hex index
+    /// `i` from one of them.
+    fn borders_trace(&self, i: usize, reached: &[bool]) -> bool {
+        self.neighbors[i].iter().any(|&j| {
+            j != NONE && reached[j as usize] && {
+                let j = j as usize;
+                self.neighbors[j]
+                    .iter()
+                    .zip(&self.edges[j])
+                    .any(|(&n, &edge)| n != NONE && n as usize == i && supply_crosses(edge))
+            }
+        })
     }
 
     /// Rule 11.1.1: the railroad hexes where `side` may place reinforcements, as
