@@ -514,7 +514,9 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             if s.turn.stage == Stage::BuildAndPlace {
                 v.extend(build_candidates(s));
             }
-            v.extend(
+            // Exactly what `check` accepts now (`reserve::check_place`): `placements`
+            // keeps only those `can_place` allows, so they are not checked again.
+            checked.extend(
                 reserve::placements(s)
                     .into_iter()
                     .map(|(kind, town, to)| Action::Place { kind, town, to }),

@@ -39,6 +39,31 @@ impl Town {
         }
         v
     }
+
+    /// How many of [`Town::units`] are `kind`, without listing them (the legal
+    /// placements ask it of every town for every kind in reserve).
+    pub fn supports(
+        &self,
+        rules: &Rules,
+        terrain: Terrain,
+        as_city: bool,
+        kind: UnitKind,
+    ) -> usize {
+        let city = self.city && as_city;
+        let listed = rules
+            .supported(city, terrain)
+            .into_iter()
+            .filter(|&k| k == Some(kind))
+            .count();
+        let extra = match (city, self.metropolis) {
+            (true, Some(k)) => crate::rules::metropolis::extra_units(k)
+                .into_iter()
+                .filter(|&k| k == kind)
+                .count(),
+            _ => 0,
+        };
+        listed + extra
+    }
 }
 
 /// What one hex holds besides units and towns.
@@ -1605,5 +1630,54 @@ impl Viktory {
         (0..self.rules.players)
             .map(Seat)
             .filter(|s| !self.players[s.index()].eliminated)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `Town::supports` counts what `Town::units` lists, for every kind: towns, cities
+    /// (as cities and as towns, 14.0) and Metropolises of each extra kind, on every
+    /// terrain, under the presets and with the plains city bonus.
+    #[test]
+    fn supports_counts_the_units_listed() {
+        let mut rulesets: Vec<Rules> = ["classic", "expansion", "online", "original"]
+            .iter()
+            .filter_map(|p| Rules::preset(p, 4))
+            .collect();
+        let mut bonus = Rules::classic(4);
+        bonus.plains_city_bonus = true;
+        rulesets.push(bonus);
+        assert!(rulesets.len() >= 4);
+        let metropolises = [None].into_iter().chain(UnitKind::ALL.map(Some));
+        let mut compared = 0;
+        for rules in &rulesets {
+            for metropolis in metropolises.clone() {
+                for city in [false, true] {
+                    let town = Town {
+                        owner: Seat(0),
+                        city,
+                        capital_of: None,
+                        metropolis,
+                    };
+                    for terrain in Terrain::ALL {
+                        for as_city in [false, true] {
+                            let listed = town.units(rules, terrain, as_city);
+                            for kind in UnitKind::ALL {
+                                let want = listed.iter().filter(|&&k| k == kind).count();
+                                assert_eq!(
+                                    town.supports(rules, terrain, as_city, kind),
+                                    want,
+                                    "{town:?} on {terrain:?}, as city {as_city}, {kind:?}"
+                                );
+                                compared += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 1_000, "{compared}");
     }
 }

@@ -301,11 +301,7 @@ fn place_refusal(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Option<Plac
     }
     let terrain = s.terrain(town).unwrap_or(Terrain::Plains);
     // 14.0: cities act as towns while the capital is lost.
-    let capacity = t
-        .units(&s.rules, terrain, held)
-        .into_iter()
-        .filter(|&k| k == kind)
-        .count();
+    let capacity = t.supports(&s.rules, terrain, held, kind);
     let used = s
         .turn
         .placed
