@@ -19,6 +19,8 @@ pub mod derived;
 pub mod display;
 pub mod error;
 pub mod event;
+#[cfg(test)]
+mod exactness;
 pub mod legal;
 pub mod map;
 pub mod options;

@@ -108,9 +108,45 @@ pub struct Map {
     /// Rule 2.1.2: each side's supply sources in reading order, indexed by
     /// [`PlayerSide::index`] (compiled once from [`HexInfo::source`]).
     pub sources: [Vec<Hex>; 2],
+    /// Per hex (by dense index), the dense indices of its six neighbours in
+    /// [`Direction::ALL`] order, [`Map::OFF`] for those off the map: compiled once
+    /// ([`Map::links_of`]), so that searches over the map (supply lines, zones of
+    /// control, railroad nets, Command Range) step from index to index.
+    pub(crate) links: Grid<[u32; 6]>,
+}
+
+/// The links of every hex of `board` ([`Map::links`]).
+pub(crate) fn links_of(board: &OffsetBoard) -> Grid<[u32; 6]> {
+    Grid::from_board_fn(board, |h| {
+        Direction::ALL.map(|d| {
+            board
+                .index(h.neighbor(d))
+                .and_then(|i| u32::try_from(i).ok())
+                .unwrap_or(Map::OFF)
+        })
+    })
 }
 
 impl Map {
+    /// In [`Map::links`]: no neighbour on the map that way.
+    pub(crate) const OFF: u32 = u32::MAX;
+
+    /// The on-map neighbours of the hex with dense index `i`: for each, its direction
+    /// (as [`Direction::index`]) and dense index; the same hexes in the same order as
+    /// [`Map::neighbors`].
+    pub(crate) fn linked(&self, i: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.links[i]
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, n)| n != Map::OFF)
+            .map(|(d, n)| (d, n as usize))
+    }
+
+    /// The hex with dense index `i` (an index of this map's board).
+    pub(crate) fn hex_at(&self, i: usize) -> Hex {
+        self.board.hex_at(i).unwrap_or_default()
+    }
+
     /// Whether `hex` is on the map.
     pub fn contains(&self, hex: Hex) -> bool {
         self.board.contains(hex)
@@ -119,6 +155,11 @@ impl Map {
     /// The hex's data; `None` off the map.
     pub fn at(&self, hex: Hex) -> Option<&HexInfo> {
         self.info.get_hex(&self.board, hex)
+    }
+
+    /// The dense index of `hex`, `None` off the map.
+    pub fn index(&self, hex: Hex) -> Option<usize> {
+        self.board.index(hex)
     }
 
     /// The dense index of an on-map hex (0 for hexes off the map: callers check first).

@@ -950,6 +950,7 @@ impl Scenario {
         Ok(Compiled {
             map: Map {
                 sources,
+                links: crate::map::links_of(&board),
                 board,
                 info,
                 sides: side_grid,

@@ -228,35 +228,37 @@ pub fn command_range(s: &Avl, from: Hex, range: u8) -> Vec<Hex> {
     // (at the same or a later distance) it may extend further, so track both.
     let mut any: Grid<bool> = Grid::from_board(&map.board, false);
     let mut open: Grid<bool> = Grid::from_board(&map.board, false);
+    let mut reached = Vec::new();
     let mut queue = VecDeque::new();
-    if map.is_land(from) {
-        any[map.board_index(from)] = true;
-        open[map.board_index(from)] = true;
-        queue.push_back((from, 0u8));
+    if let Some(i) = map.index(from)
+        && !map.info[i].water
+    {
+        any[i] = true;
+        open[i] = true;
+        reached.push(i);
+        queue.push_back((i, 0u8));
     }
-    while let Some((h, d)) = queue.pop_front() {
+    while let Some((i, d)) = queue.pop_front() {
         if d >= range {
             continue;
         }
-        for (_, n) in map.neighbors(h) {
-            let side = map.side(h, n);
-            if side.impassable || !map.is_land(n) {
+        for (dir, n) in map.linked(i) {
+            let side = map.sides[i][dir];
+            if side.impassable || map.info[n].water {
                 continue;
             }
-            let i = map.board_index(n);
-            any[i] = true;
-            if !side.unbridged_major() && !open[i] {
-                open[i] = true;
+            if !any[n] {
+                any[n] = true;
+                reached.push(n);
+            }
+            if !side.unbridged_major() && !open[n] {
+                open[n] = true;
                 queue.push_back((n, d + 1));
             }
         }
     }
-    let mut out: Vec<Hex> = any
-        .iter_hexes(&map.board)
-        .filter(|(_, v)| **v)
-        .map(|(h, _)| h)
-        .collect();
-    out.sort();
+    let mut out: Vec<Hex> = reached.into_iter().map(|i| map.hex_at(i)).collect();
+    out.sort_unstable();
     out
 }
 
@@ -460,5 +462,53 @@ pub fn remove_chit(s: &mut Avl, hq: PieceId) {
         .chain(std::iter::once(&mut s.pos.noted))
     {
         v.retain(|&x| x != c);
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod reference {
+    //! Command Range as first written (hex by hex), to compare with.
+
+    use std::collections::VecDeque;
+
+    use hexmap::{Grid, Hex};
+
+    use crate::state::Avl;
+
+    /// [`super::command_range`] walking hexes and hexsides by `Hex`.
+    pub(crate) fn command_range(s: &Avl, from: Hex, range: u8) -> Vec<Hex> {
+        let map = s.map();
+        let mut any: Grid<bool> = Grid::from_board(&map.board, false);
+        let mut open: Grid<bool> = Grid::from_board(&map.board, false);
+        let mut queue = VecDeque::new();
+        if map.is_land(from) {
+            any[map.board_index(from)] = true;
+            open[map.board_index(from)] = true;
+            queue.push_back((from, 0u8));
+        }
+        while let Some((h, d)) = queue.pop_front() {
+            if d >= range {
+                continue;
+            }
+            for (_, n) in map.neighbors(h) {
+                let side = map.side(h, n);
+                if side.impassable || !map.is_land(n) {
+                    continue;
+                }
+                let i = map.board_index(n);
+                any[i] = true;
+                if !side.unbridged_major() && !open[i] {
+                    open[i] = true;
+                    queue.push_back((n, d + 1));
+                }
+            }
+        }
+        let mut out: Vec<Hex> = any
+            .iter_hexes(&map.board)
+            .filter(|(_, v)| **v)
+            .map(|(h, _)| h)
+            .collect();
+        out.sort();
+        out
     }
 }

@@ -21,25 +21,27 @@ use crate::unit::Side;
 pub fn rail_net(s: &Avl, side: Side) -> Grid<bool> {
     let map = s.map();
     let zoc = ZoneOfControl::of(s, side.enemy());
-    let open = |h: Hex| {
-        map.is_land(h)
-            && !zoc.contains(h)
-            && !pocket::closed(s, h)
-            && s.occupant(h).is_none_or(|o| o == side)
+    let pocket = pocket::exists(s);
+    let open = |i: usize| {
+        let info = &map.info[i];
+        let closed = info.water || zoc.contains_index(i) || (pocket && info.pocket);
+        !closed && s.occupant(map.hex_at(i)).is_none_or(|o| o == side)
     };
     let mut out = Grid::from_board(&map.board, false);
     let mut queue = VecDeque::new();
     for &src in map.sources(side) {
-        if map.rail_hex(src) && open(src) {
-            out[map.board_index(src)] = true;
-            queue.push_back(src);
+        if let Some(i) = map.index(src)
+            && map.rail_hex(src)
+            && open(i)
+        {
+            out[i] = true;
+            queue.push_back(i);
         }
     }
-    while let Some(h) = queue.pop_front() {
-        for (_, n) in map.neighbors(h) {
-            let i = map.board_index(n);
-            if !out[i] && map.side(h, n).railroad && open(n) {
-                out[i] = true;
+    while let Some(i) = queue.pop_front() {
+        for (d, n) in map.linked(i) {
+            if !out[n] && map.sides[i][d].railroad && open(n) {
+                out[n] = true;
                 queue.push_back(n);
             }
         }
@@ -202,4 +204,47 @@ pub fn drop_unplaceable(s: &mut Avl, side: Side, ev: &mut Vec<Event>) -> bool {
         }
     }
     any
+}
+
+#[cfg(test)]
+pub(crate) mod reference {
+    //! The railroad net as first written (hex by hex), to compare with.
+
+    use std::collections::VecDeque;
+
+    use hexmap::{Grid, Hex};
+
+    use crate::rules::{pocket, zoc};
+    use crate::state::Avl;
+    use crate::unit::Side;
+
+    /// [`super::rail_net`] walking hexes and hexsides by `Hex`.
+    pub(crate) fn rail_net(s: &Avl, side: Side) -> Grid<bool> {
+        let map = s.map();
+        let zoc = zoc::reference::of(s, side.enemy());
+        let open = |h: Hex| {
+            map.is_land(h)
+                && !zoc.contains(h)
+                && !pocket::closed(s, h)
+                && s.occupant(h).is_none_or(|o| o == side)
+        };
+        let mut out = Grid::from_board(&map.board, false);
+        let mut queue = VecDeque::new();
+        for &src in map.sources(side) {
+            if map.rail_hex(src) && open(src) {
+                out[map.board_index(src)] = true;
+                queue.push_back(src);
+            }
+        }
+        while let Some(h) = queue.pop_front() {
+            for (_, n) in map.neighbors(h) {
+                let i = map.board_index(n);
+                if !out[i] && map.side(h, n).railroad && open(n) {
+                    out[i] = true;
+                    queue.push_back(n);
+                }
+            }
+        }
+        out
+    }
 }

@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use hexmap::{Grid, Hex};
+use hexmap::Grid;
 
 use crate::event::Event;
 use crate::rules::{pocket, zoc::ZoneOfControl};
@@ -17,40 +17,42 @@ use crate::unit::Side;
 pub fn supplied(s: &Avl, side: Side) -> Grid<bool> {
     let map = s.map();
     let zoc = ZoneOfControl::of(s, side.enemy());
+    let pocket = pocket::exists(s);
+    // The side of the last piece (in id order) on each hex.
     let mut occupant: Grid<Option<Side>> = Grid::from_board(&map.board, None);
     for p in s.piece_ids() {
-        if let Some(h) = s.hex_of(p)
-            && let Some(c) = occupant.get_hex_mut(&map.board, h)
-        {
-            *c = Some(s.side(p));
+        if let Some(i) = s.hex_of(p).and_then(|h| map.index(h)) {
+            occupant[i] = Some(s.side(p));
         }
     }
-    let usable = |h: Hex| {
-        map.is_land(h)
-            && !pocket::closed(s, h)
-            && match occupant.get_hex(&map.board, h).copied().flatten() {
+    let usable = |i: usize| {
+        let info = &map.info[i];
+        let closed = info.water || (pocket && info.pocket);
+        !closed
+            && match occupant[i] {
                 Some(o) if o != side => false,
                 Some(_) => true,
-                None => !zoc.contains(h),
+                None => !zoc.contains_index(i),
             }
     };
     let mut out = Grid::from_board(&map.board, false);
     let mut queue = VecDeque::new();
     for &src in map.sources(side) {
-        if usable(src) {
-            out[map.board_index(src)] = true;
-            queue.push_back(src);
+        if let Some(i) = map.index(src)
+            && usable(i)
+        {
+            out[i] = true;
+            queue.push_back(i);
         }
     }
-    while let Some(h) = queue.pop_front() {
-        for (_, n) in map.neighbors(h) {
-            let side_f = map.side(h, n);
+    while let Some(i) = queue.pop_front() {
+        for (d, n) in map.linked(i) {
+            let side_f = map.sides[i][d];
             if side_f.impassable || side_f.unbridged_major() {
                 continue;
             }
-            let i = map.board_index(n);
-            if !out[i] && usable(n) {
-                out[i] = true;
+            if !out[n] && usable(n) {
+                out[n] = true;
                 queue.push_back(n);
             }
         }
@@ -88,5 +90,63 @@ pub fn supply_phase(s: &mut Avl, ev: &mut Vec<Event>) {
         {
             crate::rules::hq::start_relocation(s, p, h);
         }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod reference {
+    //! The supply lines as first written (hex by hex), to compare with.
+
+    use std::collections::VecDeque;
+
+    use hexmap::{Grid, Hex};
+
+    use crate::rules::{pocket, zoc};
+    use crate::state::Avl;
+    use crate::unit::Side;
+
+    /// [`super::supplied`] walking hexes and hexsides by `Hex`.
+    pub(crate) fn supplied(s: &Avl, side: Side) -> Grid<bool> {
+        let map = s.map();
+        let zoc = zoc::reference::of(s, side.enemy());
+        let mut occupant: Grid<Option<Side>> = Grid::from_board(&map.board, None);
+        for p in s.piece_ids() {
+            if let Some(h) = s.hex_of(p)
+                && let Some(c) = occupant.get_hex_mut(&map.board, h)
+            {
+                *c = Some(s.side(p));
+            }
+        }
+        let usable = |h: Hex| {
+            map.is_land(h)
+                && !pocket::closed(s, h)
+                && match occupant.get_hex(&map.board, h).copied().flatten() {
+                    Some(o) if o != side => false,
+                    Some(_) => true,
+                    None => !zoc.contains(h),
+                }
+        };
+        let mut out = Grid::from_board(&map.board, false);
+        let mut queue = VecDeque::new();
+        for &src in map.sources(side) {
+            if usable(src) {
+                out[map.board_index(src)] = true;
+                queue.push_back(src);
+            }
+        }
+        while let Some(h) = queue.pop_front() {
+            for (_, n) in map.neighbors(h) {
+                let side_f = map.side(h, n);
+                if side_f.impassable || side_f.unbridged_major() {
+                    continue;
+                }
+                let i = map.board_index(n);
+                if !out[i] && usable(n) {
+                    out[i] = true;
+                    queue.push_back(n);
+                }
+            }
+        }
+        out
     }
 }

@@ -1,0 +1,92 @@
+//! The faster derivations against the ones they replace: over seeded random playouts
+//! of the bundled campaign and of the test scenario, every position's zones of
+//! control, supply lines, railroad nets and Command Ranges must be the same as those
+//! of the first (hex by hex) versions kept under `reference` in their modules.
+
+use engine::{Game, GameRng, ToMove};
+
+use crate::rules::{command, reinforcements, supply, zoc};
+use crate::state::{Avl, Location, Setup};
+use crate::unit::Side;
+
+const CAMPAIGN: &str = include_str!("../../../data/avl/campaign.toml");
+const TEST: &str = include_str!("../tests/data/test.toml");
+
+fn start(toml: &str) -> Avl {
+    let scenario = crate::Scenario::from_toml(toml).expect("the scenario parses");
+    Avl::from_setup(&Setup {
+        scenario,
+        options: crate::Options::default(),
+        position: None,
+    })
+    .expect("the scenario starts")
+}
+
+/// Plays `games` seeded random playouts from `s` and calls `each` on every `every`-th
+/// position (and the last).
+fn positions(s: &Avl, games: u64, every: usize, mut each: impl FnMut(&Avl)) {
+    for seed in 0..games {
+        let mut rng = GameRng::from_u64(seed);
+        let mut s = s.clone();
+        for n in 0.. {
+            if n % every == 0 {
+                each(&s);
+            }
+            let a = match s.to_move() {
+                ToMove::Over(_) => {
+                    each(&s);
+                    break;
+                }
+                ToMove::Chance => s.sample_chance(&mut rng),
+                ToMove::Seat(_) => {
+                    let legal = s.legal_actions();
+                    legal[rng.below(legal.len() as u32) as usize]
+                }
+            };
+            s.apply(a).expect("a legal action");
+        }
+    }
+}
+
+/// Zones of control, supply lines, railroad nets and Command Ranges against the
+/// references.
+fn same_maps(s: &Avl) {
+    for side in Side::BOTH {
+        assert_eq!(
+            zoc::ZoneOfControl::of(s, side),
+            zoc::reference::of(s, side),
+            "ZOC of {side:?}"
+        );
+        assert_eq!(
+            supply::supplied(s, side),
+            supply::reference::supplied(s, side),
+            "supply of {side:?}"
+        );
+        assert_eq!(
+            reinforcements::rail_net(s, side),
+            reinforcements::reference::rail_net(s, side),
+            "railroad net of {side:?}"
+        );
+    }
+    for p in s.piece_ids() {
+        if let (Some(info), Location::Map(h)) = (s.hq_info(p), s.location(p)) {
+            for range in [info.range, 0, 1, 6] {
+                assert_eq!(
+                    command::command_range(s, h, range),
+                    command::reference::command_range(s, h, range),
+                    "Command Range {range} from {h}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn maps_match_the_references_on_the_campaign() {
+    positions(&start(CAMPAIGN), 2, 25, same_maps);
+}
+
+#[test]
+fn maps_match_the_references_on_the_test_scenario() {
+    positions(&start(TEST), 20, 1, same_maps);
+}
