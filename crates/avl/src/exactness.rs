@@ -1,10 +1,12 @@
 //! The faster derivations against the ones they replace: over seeded random playouts
 //! of the bundled campaign and of the test scenario, every position's zones of
 //! control, supply lines, railroad nets and Command Ranges must be the same as those
-//! of the first (hex by hex) versions kept under `reference` in their modules.
+//! of the first (hex by hex) versions kept under `reference` in their modules, and its
+//! legal actions (and each piece's moves) those of every candidate through `check`.
 
 use engine::{Game, GameRng, ToMove};
 
+use crate::legal;
 use crate::rules::{command, reinforcements, supply, zoc};
 use crate::state::{Avl, Location, Setup};
 use crate::unit::Side;
@@ -89,4 +91,30 @@ fn maps_match_the_references_on_the_campaign() {
 #[test]
 fn maps_match_the_references_on_the_test_scenario() {
     positions(&start(TEST), 20, 1, same_maps);
+}
+
+/// The legal actions, and each piece's moves, against the references.
+fn same_actions(s: &Avl) {
+    assert_eq!(
+        legal::legal_actions(s),
+        legal::reference::legal_actions(s),
+        "legal actions"
+    );
+    for p in s.piece_ids() {
+        assert_eq!(
+            legal::moves_of(s, p),
+            legal::reference::moves_of(s, p),
+            "moves of {p}"
+        );
+    }
+}
+
+#[test]
+fn legal_actions_match_the_reference_on_the_campaign() {
+    positions(&start(CAMPAIGN), 2, 1, same_actions);
+}
+
+#[test]
+fn legal_actions_match_the_reference_on_the_test_scenario() {
+    positions(&start(TEST), 20, 1, same_actions);
 }

@@ -6,7 +6,7 @@ use engine::ToMove;
 use crate::action::Action;
 use crate::check::check_in;
 use crate::derived::Derived;
-use crate::rules::{advance, command, hq, reinforcements, retreat, sequence};
+use crate::rules::{advance, command, hq, movement, reinforcements, retreat, sequence};
 use crate::state::{Avl, BattleStage, Phase, PieceId};
 
 /// Candidate actions for the current moment (a superset of the legal ones).
@@ -149,17 +149,43 @@ fn move_candidates(s: &Avl, p: PieceId, out: &mut Vec<Action>) {
     }
 }
 
+/// Rules 8.1, 8.3: the legal moves of `p` one hex now, by ordinary and by strategic
+/// movement, added to `out`: exactly the candidates of [`move_candidates`] that
+/// [`check_in`] accepts when a player is to move and no HQ waits for relocation (what
+/// [`check_in`] asks of a move then is [`movement::check_move_in`]), with the part of
+/// the check that concerns the piece, not the hex, made once.
+fn legal_moves(d: &Derived<'_>, p: PieceId, out: &mut Vec<Action>) {
+    let s = d.state();
+    let Ok((m, zoc)) = movement::may_move(d, p) else {
+        return;
+    };
+    for to in crate::reach::targets(s, p) {
+        for road in [false, true] {
+            if movement::check_step(s, &m, to, road, zoc).is_ok() {
+                out.push(crate::reach::step_action(p, to, road));
+            }
+        }
+    }
+}
+
+/// Whether moves are judged by [`legal_moves`]: in the Movement Segment, a player to
+/// move and no HQ waiting for relocation.
+fn moves_by_piece(s: &Avl) -> bool {
+    s.pos.phase == Phase::Movement
+        && s.pos.relocations.is_empty()
+        && matches!(sequence::to_move(s), ToMove::Seat(_))
+}
+
 /// The legal actions that move `p` one hex now (8.1, 8.3): the part of
 /// [`legal_actions`] that concerns this piece, without checking every other piece's
 /// moves. Empty outside the Movement Segment or for a piece that cannot move.
 pub fn moves_of(s: &Avl, p: PieceId) -> Vec<Action> {
-    if s.pos.phase != Phase::Movement || usize::from(p.0) >= s.piece_count() {
+    if !moves_by_piece(s) || usize::from(p.0) >= s.piece_count() {
         return Vec::new();
     }
     let d = Derived::new(s);
     let mut out = Vec::new();
-    move_candidates(s, p, &mut out);
-    out.retain(|a| check_in(&d, a).is_ok());
+    legal_moves(&d, p, &mut out);
     out.sort();
     out
 }
@@ -172,13 +198,29 @@ pub fn legal_actions(s: &Avl) -> Vec<Action> {
 /// [`legal_actions`] of the position of `d`, reusing (and adding to) what `d` has
 /// derived from it.
 pub fn legal_actions_in(d: &Derived<'_>) -> Vec<Action> {
-    if matches!(sequence::to_move(d.state()), ToMove::Over(_)) {
+    let s = d.state();
+    if matches!(sequence::to_move(s), ToMove::Over(_)) {
         return Vec::new();
     }
-    let mut out: Vec<Action> = candidates_in(d)
-        .into_iter()
-        .filter(|a| check_in(d, a).is_ok())
-        .collect();
+    let mut out: Vec<Action>;
+    if moves_by_piece(s) {
+        // The candidates of `candidates_in` for the Movement Segment, the moves
+        // through `legal_moves`.
+        out = Vec::new();
+        if check_in(d, &Action::EndMovement).is_ok() {
+            out.push(Action::EndMovement);
+        }
+        if let Some(a) = &s.pos.activation {
+            for &p in a.units.iter().chain(&a.hqs) {
+                legal_moves(d, p, &mut out);
+            }
+        }
+    } else {
+        out = candidates_in(d)
+            .into_iter()
+            .filter(|a| check_in(d, a).is_ok())
+            .collect();
+    }
     out.sort();
     out.dedup();
     out
@@ -191,4 +233,46 @@ pub fn chance_outcomes(s: &Avl) -> Vec<(Action, u32)> {
         return Vec::new();
     }
     legal_actions(s).into_iter().map(|a| (a, 1)).collect()
+}
+
+#[cfg(test)]
+pub(crate) mod reference {
+    //! The legal actions as first written: every candidate through [`check_in`].
+
+    use engine::ToMove;
+
+    use super::{candidates_in, move_candidates};
+    use crate::action::Action;
+    use crate::check::check_in;
+    use crate::derived::Derived;
+    use crate::rules::sequence;
+    use crate::state::{Avl, Phase, PieceId};
+
+    /// [`super::legal_actions`]: the candidates that [`check_in`] accepts.
+    pub(crate) fn legal_actions(s: &Avl) -> Vec<Action> {
+        let d = Derived::new(s);
+        if matches!(sequence::to_move(s), ToMove::Over(_)) {
+            return Vec::new();
+        }
+        let mut out: Vec<Action> = candidates_in(&d)
+            .into_iter()
+            .filter(|a| check_in(&d, a).is_ok())
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// [`super::moves_of`]: the move candidates of `p` that [`check_in`] accepts.
+    pub(crate) fn moves_of(s: &Avl, p: PieceId) -> Vec<Action> {
+        if s.pos.phase != Phase::Movement || usize::from(p.0) >= s.piece_count() {
+            return Vec::new();
+        }
+        let d = Derived::new(s);
+        let mut out = Vec::new();
+        move_candidates(s, p, &mut out);
+        out.retain(|a| check_in(&d, a).is_ok());
+        out.sort();
+        out
+    }
 }

@@ -231,6 +231,17 @@ pub fn check_move_in(
     to: Hex,
     road: bool,
 ) -> Result<(), RuleError> {
+    let (m, zoc) = may_move(derived, p)?;
+    check_step(derived.state(), &m, to, road, zoc)
+}
+
+/// Rules 4.1.2, 7.3.2, 8.0, 8.1.1, 5.0.4: whether `p` may take a step now at all (the
+/// part of [`check_move_in`] that does not depend on where to), and if so its move
+/// state and the enemy's ZOC: checked once for all of a piece's steps.
+pub(crate) fn may_move<'d>(
+    derived: &'d Derived<'_>,
+    p: PieceId,
+) -> Result<(Mover, &'d ZoneOfControl), RuleError> {
     let s = derived.state();
     if s.pos.phase != Phase::Movement || s.pos.battle.is_some() {
         return refuse("wrong_phase", "4.1.2", "units move in the Movement Segment");
@@ -260,9 +271,19 @@ pub fn check_move_in(
         );
     }
     let zoc = derived.zoc(s.side(p).enemy());
-    let m = mover_of(s, p, zoc);
-    let next = step(s, &m, to, road, zoc)?;
-    if !stacking::can_stop(s, p, to) && !can_go_on(s, &next, to, zoc) {
+    Ok((mover_of(s, p, zoc), zoc))
+}
+
+/// Rules 8.1–8.3, 5.0.4: check the step of `m` (which [`may_move`] allowed) into `to`.
+pub(crate) fn check_step(
+    s: &Avl,
+    m: &Mover,
+    to: Hex,
+    road: bool,
+    zoc: &ZoneOfControl,
+) -> Result<(), RuleError> {
+    let next = step(s, m, to, road, zoc)?;
+    if !stacking::can_stop(s, m.piece, to) && !can_go_on(s, &next, to, zoc) {
         return refuse(
             "overstacked",
             "5.0.4",

@@ -46,10 +46,75 @@ pub fn can_stop(s: &Avl, piece: PieceId, hex: Hex) -> bool {
         .filter(|&p| p != piece && !(s.is_hq(p) && s.side(p) != s.side(piece)))
         .map(|p| (s.is_hq(p), s.nationality(p)))
         .chain(std::iter::once((s.is_hq(piece), s.nationality(piece))));
-    stack_ok(here).is_ok()
+    stack_fits(here)
+}
+
+/// [`stack_ok`] without the reason: whether these pieces may share a hex. Four pieces
+/// or more never may (three combat units, or two HQs), so at most four are looked at
+/// and nothing is allocated.
+fn stack_fits(items: impl Iterator<Item = (bool, Nationality)>) -> bool {
+    let mut seen = [(false, Nationality::German); 3];
+    let mut n = 0;
+    for item in items {
+        if n == seen.len() {
+            return false;
+        }
+        seen[n] = item;
+        n += 1;
+    }
+    let seen = &seen[..n];
+    let units = seen.iter().filter(|(hq, _)| !hq).count();
+    units <= 2
+        && n - units <= 1
+        && seen.iter().enumerate().all(|(i, a)| {
+            seen[i + 1..]
+                .iter()
+                .all(|b| a.1.side() == b.1.side() && a.1.compatible(b.1))
+        })
 }
 
 /// Rule 5.0.4: whether the piece may stop where it is now.
 pub fn ok_where_it_is(s: &Avl, piece: PieceId) -> bool {
     s.hex_of(piece).is_none_or(|h| can_stop(s, piece, h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{stack_fits, stack_ok};
+    use crate::unit::Nationality;
+
+    /// `stack_fits` says what `stack_ok` says, for every stack of up to four pieces of
+    /// every kind (four never may share one).
+    #[test]
+    fn stack_fits_agrees_with_stack_ok() {
+        use Nationality::{German, Hungarian, Italian, Romanian, Soviet};
+        let kinds: Vec<(bool, Nationality)> = [German, Italian, Romanian, Hungarian, Soviet]
+            .into_iter()
+            .flat_map(|n| [(false, n), (true, n)])
+            .collect();
+        let mut stacks: Vec<Vec<(bool, Nationality)>> = vec![vec![]];
+        for _ in 0..4 {
+            let longer: Vec<_> = stacks
+                .iter()
+                .filter(|s| s.len() < 4)
+                .flat_map(|s| {
+                    kinds.iter().map(move |&k| {
+                        let mut t = s.clone();
+                        t.push(k);
+                        t
+                    })
+                })
+                .collect();
+            stacks.extend(longer);
+            stacks.sort();
+            stacks.dedup();
+        }
+        for st in &stacks {
+            assert_eq!(
+                stack_fits(st.iter().copied()),
+                stack_ok(st.iter().copied()).is_ok(),
+                "{st:?}"
+            );
+        }
+    }
 }
