@@ -79,7 +79,7 @@ fn check_decision(d: &Derived<'_>, action: &Action) -> Result<(), RuleError> {
         return match *action {
             Action::Relocate { hq: q, to } => {
                 piece_ok(s, q)?;
-                hq::check_relocate(s, q, to)
+                hq::check_relocate_in(d, q, to)
             }
             _ => wrong("anything but relocating the HQ (12.7)"),
         };

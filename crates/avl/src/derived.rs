@@ -1,14 +1,14 @@
 //! Maps that several rules derive from one position (the zones of control, the
-//! railroad nets), each computed at most once while that position is examined: one
+//! railroad nets, the hexes a HQ may be relocated to), each computed at most once while that position is examined: one
 //! [`crate::check::check`], or one [`crate::legal::legal_actions`] that checks hundreds
 //! of candidates against the same position.
 
 use std::cell::OnceCell;
 
-use hexmap::Grid;
+use hexmap::{Grid, Hex};
 
-use crate::rules::reinforcements;
 use crate::rules::zoc::ZoneOfControl;
+use crate::rules::{hq, reinforcements};
 use crate::state::Avl;
 use crate::unit::Side;
 
@@ -17,6 +17,8 @@ pub struct Derived<'a> {
     s: &'a Avl,
     zoc: [OnceCell<ZoneOfControl>; 2],
     rail: [OnceCell<Grid<bool>>; 2],
+    rail_hexes: [OnceCell<Vec<Hex>>; 2],
+    relocation: OnceCell<Vec<Hex>>,
 }
 
 impl<'a> Derived<'a> {
@@ -26,6 +28,8 @@ impl<'a> Derived<'a> {
             s,
             zoc: Default::default(),
             rail: Default::default(),
+            rail_hexes: Default::default(),
+            relocation: OnceCell::new(),
         }
     }
 
@@ -50,5 +54,23 @@ impl<'a> Derived<'a> {
     /// Rule 11.1.1: `side`'s railroad net ([`reinforcements::rail_net`]).
     pub fn rail_net(&self, side: Side) -> &Grid<bool> {
         self.rail[side.index()].get_or_init(|| reinforcements::rail_net(self.s, side))
+    }
+
+    /// Rule 12.7: where the HQ waiting for relocation first may be placed
+    /// ([`hq::relocation_hexes`]); empty when none waits.
+    pub fn relocation_hexes(&self) -> &[Hex] {
+        self.relocation.get_or_init(|| {
+            self.s
+                .pos
+                .relocations
+                .first()
+                .map_or_else(Vec::new, |r| hq::relocation_hexes(self.s, r.hq, r.from))
+        })
+    }
+
+    /// Rule 11.1.1: the hexes of `side`'s railroad net, sorted.
+    pub fn rail_hexes(&self, side: Side) -> &[Hex] {
+        self.rail_hexes[side.index()]
+            .get_or_init(|| reinforcements::net_hexes(self.s, self.rail_net(side)))
     }
 }

@@ -2,7 +2,9 @@
 //! of the bundled campaign and of the test scenario, every position's zones of
 //! control, supply lines, railroad nets and Command Ranges must be the same as those
 //! of the first (hex by hex) versions kept under `reference` in their modules, and its
-//! legal actions (and each piece's moves) those of every candidate through `check`.
+//! legal actions (and each piece's moves) those of every candidate through `check`;
+//! in the Reinforcement Phase, each piece's places and the dropping of those that have
+//! none must be those found one piece at a time.
 
 use engine::{Game, GameRng, ToMove};
 
@@ -117,4 +119,36 @@ fn legal_actions_match_the_reference_on_the_campaign() {
 #[test]
 fn legal_actions_match_the_reference_on_the_test_scenario() {
     positions(&start(TEST), 20, 1, same_actions);
+}
+
+/// In the Reinforcement Phase: every piece's places, and dropping the unplaceable
+/// pieces of either side, against the references.
+fn same_reinforcements(s: &Avl) {
+    if !matches!(s.phase(), crate::state::Phase::Reinforcement(_)) {
+        return;
+    }
+    for p in s.piece_ids() {
+        assert_eq!(
+            reinforcements::places(s, p),
+            reinforcements::reference::places(s, p),
+            "places of {p}"
+        );
+    }
+    for side in Side::BOTH {
+        let (mut a, mut b) = (s.clone(), s.clone());
+        let (mut ea, mut eb) = (Vec::new(), Vec::new());
+        let ra = reinforcements::drop_unplaceable(&mut a, side, &mut ea);
+        let rb = reinforcements::reference::drop_unplaceable(&mut b, side, &mut eb);
+        assert_eq!((ra, ea, a), (rb, eb, b), "dropping {side:?} reinforcements");
+    }
+}
+
+#[test]
+fn reinforcements_match_the_references_on_the_campaign() {
+    positions(&start(CAMPAIGN), 4, 1, same_reinforcements);
+}
+
+#[test]
+fn reinforcements_match_the_references_on_the_test_scenario() {
+    positions(&start(TEST), 20, 1, same_reinforcements);
 }

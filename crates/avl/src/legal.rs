@@ -6,7 +6,7 @@ use engine::ToMove;
 use crate::action::Action;
 use crate::check::check_in;
 use crate::derived::Derived;
-use crate::rules::{advance, command, hq, movement, reinforcements, retreat, sequence};
+use crate::rules::{advance, command, movement, reinforcements, retreat, sequence};
 use crate::state::{Avl, BattleStage, Phase, PieceId};
 
 /// Candidate actions for the current moment (a superset of the legal ones).
@@ -18,7 +18,7 @@ fn candidates_in(d: &Derived<'_>) -> Vec<Action> {
     let s = d.state();
     let mut out = Vec::new();
     if let Some(r) = s.pos.relocations.first() {
-        for to in hq::relocation_hexes(s, r.hq, r.from) {
+        for &to in d.relocation_hexes() {
             out.push(Action::Relocate { hq: r.hq, to });
         }
         return out;
@@ -237,7 +237,8 @@ pub fn chance_outcomes(s: &Avl) -> Vec<(Action, u32)> {
 
 #[cfg(test)]
 pub(crate) mod reference {
-    //! The legal actions as first written: every candidate through [`check_in`].
+    //! The legal actions as first written: every candidate through [`check_in`], each
+    //! with what it derives from the position found again.
 
     use engine::ToMove;
 
@@ -245,7 +246,7 @@ pub(crate) mod reference {
     use crate::action::Action;
     use crate::check::check_in;
     use crate::derived::Derived;
-    use crate::rules::sequence;
+    use crate::rules::{hq, sequence};
     use crate::state::{Avl, Phase, PieceId};
 
     /// [`super::legal_actions`]: the candidates that [`check_in`] accepts.
@@ -254,9 +255,19 @@ pub(crate) mod reference {
         if matches!(sequence::to_move(s), ToMove::Over(_)) {
             return Vec::new();
         }
-        let mut out: Vec<Action> = candidates_in(&d)
+        if let Some(r) = s.pos.relocations.first() {
+            // A player is to move (12.7): the hexes, each checked as at first.
+            return hq::relocation_hexes(s, r.hq, r.from)
+                .into_iter()
+                .filter(|&to| hq::reference::check_relocate(s, r.hq, to).is_ok())
+                .map(|to| Action::Relocate { hq: r.hq, to })
+                .collect();
+        }
+        let candidates = candidates_in(&d);
+        // Each candidate checked on its own, nothing derived shared between them.
+        let mut out: Vec<Action> = candidates
             .into_iter()
-            .filter(|a| check_in(&d, a).is_ok())
+            .filter(|a| check_in(&Derived::new(s), a).is_ok())
             .collect();
         out.sort();
         out.dedup();
@@ -268,10 +279,9 @@ pub(crate) mod reference {
         if s.pos.phase != Phase::Movement || usize::from(p.0) >= s.piece_count() {
             return Vec::new();
         }
-        let d = Derived::new(s);
         let mut out = Vec::new();
         move_candidates(s, p, &mut out);
-        out.retain(|a| check_in(&d, a).is_ok());
+        out.retain(|a| check_in(&Derived::new(s), a).is_ok());
         out.sort();
         out
     }

@@ -3,6 +3,7 @@
 
 use hexmap::Hex;
 
+use crate::derived::Derived;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
 use crate::rules::{command, pocket, stacking, supply, zoc::ZoneOfControl};
@@ -72,13 +73,20 @@ pub fn relocation_hexes(s: &Avl, hq: PieceId, from: Hex) -> Vec<Hex> {
 
 /// Rule 12.7: check a relocation.
 pub fn check_relocate(s: &Avl, hq: PieceId, to: Hex) -> Result<(), RuleError> {
+    check_relocate_in(&Derived::new(s), hq, to)
+}
+
+/// [`check_relocate`], with the relocation hexes of `d` (found once for all the
+/// candidates of one position).
+pub fn check_relocate_in(d: &Derived<'_>, hq: PieceId, to: Hex) -> Result<(), RuleError> {
+    let s = d.state();
     let Some(r) = s.pos.relocations.first() else {
         return refuse("no_relocation", "12.7", "no HQ is waiting to be relocated");
     };
     if r.hq != hq {
         return refuse("other_hq", "12.7", "another HQ is being relocated");
     }
-    if !relocation_hexes(s, hq, r.from).contains(&to) {
+    if !d.relocation_hexes().contains(&to) {
         return refuse(
             "relocation_hex",
             "12.7",
@@ -120,5 +128,34 @@ pub fn removals(s: &mut Avl, ev: &mut Vec<Event>) {
             command::remove_chit(s, hq);
             ev.push(Event::HqRemoved { hq });
         }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod reference {
+    //! The check of a relocation as first written, to compare with.
+
+    use hexmap::Hex;
+
+    use super::relocation_hexes;
+    use crate::error::{RuleError, refuse};
+    use crate::state::{Avl, PieceId};
+
+    /// [`super::check_relocate`], the relocation hexes found again.
+    pub(crate) fn check_relocate(s: &Avl, hq: PieceId, to: Hex) -> Result<(), RuleError> {
+        let Some(r) = s.pos.relocations.first() else {
+            return refuse("no_relocation", "12.7", "no HQ is waiting to be relocated");
+        };
+        if r.hq != hq {
+            return refuse("other_hq", "12.7", "another HQ is being relocated");
+        }
+        if !relocation_hexes(s, hq, r.from).contains(&to) {
+            return refuse(
+                "relocation_hex",
+                "12.7",
+                "a relocated HQ goes to the nearest hex at least four hexes away, closer to a friendly supply source, out of enemy ZOCs and in supply",
+            );
+        }
+        Ok(())
     }
 }

@@ -62,9 +62,26 @@ fn is_waiting(s: &Avl, side: Side, p: PieceId) -> bool {
 /// Rule 11.1.1: whether `p` may be placed on the map hex `h`, given its side's
 /// railroad net.
 fn placeable(s: &Avl, p: PieceId, net: &Grid<bool>, h: Hex) -> bool {
-    net[s.map().board_index(h)]
-        && stacking::can_stop(s, p, h)
-        && s.occupant(h).is_none_or(|o| o == s.side(p))
+    net[s.map().board_index(h)] && placeable_on_net(s, p, h)
+}
+
+/// Rules 11.1.1, 5.0.4: whether `p` may be placed on `h`, a hex of its side's railroad
+/// net: within the stacking limit and not with the enemy.
+fn placeable_on_net(s: &Avl, p: PieceId, h: Hex) -> bool {
+    stacking::can_stop(s, p, h) && s.occupant(h).is_none_or(|o| o == s.side(p))
+}
+
+/// The hexes of a railroad net, sorted.
+pub(crate) fn net_hexes(s: &Avl, net: &Grid<bool>) -> Vec<Hex> {
+    let map = s.map();
+    let mut out: Vec<Hex> = net
+        .iter()
+        .enumerate()
+        .filter(|&(_, &on)| on)
+        .map(|(i, _)| map.hex_at(i))
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 /// Rule 11.1.1: where `p` may be placed.
@@ -75,15 +92,20 @@ pub fn places(s: &Avl, p: PieceId) -> Vec<Hex> {
 /// [`places`], with the railroad net of `d`.
 pub fn places_in(d: &Derived<'_>, p: PieceId) -> Vec<Hex> {
     let s = d.state();
-    let net = d.rail_net(s.side(p));
-    // The railroad net's hexes only (not every hex of the map), sorted.
-    let mut out: Vec<Hex> = net
-        .iter_hexes(&s.map().board)
-        .filter(|&(h, &on)| on && placeable(s, p, net, h))
-        .map(|(h, _)| h)
-        .collect();
-    out.sort_unstable();
-    out
+    // The railroad net's hexes only (not every hex of the map), sorted once.
+    d.rail_hexes(s.side(p))
+        .iter()
+        .copied()
+        .filter(|&h| placeable_on_net(s, p, h))
+        .collect()
+}
+
+/// Rule 11.1.3: whether `p` may be placed anywhere (whether [`places_in`] lists a hex).
+fn has_place(d: &Derived<'_>, p: PieceId) -> bool {
+    let s = d.state();
+    d.rail_hexes(s.side(p))
+        .iter()
+        .any(|&h| placeable_on_net(s, p, h))
 }
 
 /// Rule 11.1: check placing `p` on `to`.
@@ -188,9 +210,16 @@ pub fn begin_segment(s: &mut Avl, side: Side, ev: &mut Vec<Event>) {
 /// Rule 11.1.3, H-111: reinforcements with nowhere to go are eliminated (a HQ is removed
 /// with its chit). Returns whether any piece can still be placed.
 pub fn drop_unplaceable(s: &mut Avl, side: Side, ev: &mut Vec<Event>) -> bool {
+    let waiting = waiting(s, side);
+    // The waiting pieces are off the map: dropping one changes no other's places, so
+    // one railroad net serves them all.
+    let stuck: Vec<bool> = {
+        let d = Derived::new(s);
+        waiting.iter().map(|&p| !has_place(&d, p)).collect()
+    };
     let mut any = false;
-    for p in waiting(s, side) {
-        if places(s, p).is_empty() {
+    for (p, stuck) in waiting.into_iter().zip(stuck) {
+        if stuck {
             if s.is_hq(p) {
                 s.set_location(p, Location::Removed);
                 crate::rules::command::remove_chit(s, p);
@@ -208,14 +237,17 @@ pub fn drop_unplaceable(s: &mut Avl, side: Side, ev: &mut Vec<Event>) -> bool {
 
 #[cfg(test)]
 pub(crate) mod reference {
-    //! The railroad net as first written (hex by hex), to compare with.
+    //! The railroad net, the places of reinforcements and their dropping as first
+    //! written, to compare with.
 
     use std::collections::VecDeque;
 
     use hexmap::{Grid, Hex};
 
+    use super::{placeable, waiting};
+    use crate::event::Event;
     use crate::rules::{pocket, zoc};
-    use crate::state::Avl;
+    use crate::state::{Avl, Location, PieceId};
     use crate::unit::Side;
 
     /// [`super::rail_net`] walking hexes and hexsides by `Hex`.
@@ -246,5 +278,37 @@ pub(crate) mod reference {
             }
         }
         out
+    }
+
+    /// [`super::places`]: every hex of the net, kept if placeable.
+    pub(crate) fn places(s: &Avl, p: PieceId) -> Vec<Hex> {
+        let net = rail_net(s, s.side(p));
+        let mut out: Vec<Hex> = net
+            .iter_hexes(&s.map().board)
+            .filter(|&(h, &on)| on && placeable(s, p, &net, h))
+            .map(|(h, _)| h)
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// [`super::drop_unplaceable`], the places of each piece found again.
+    pub(crate) fn drop_unplaceable(s: &mut Avl, side: Side, ev: &mut Vec<Event>) -> bool {
+        let mut any = false;
+        for p in waiting(s, side) {
+            if places(s, p).is_empty() {
+                if s.is_hq(p) {
+                    s.set_location(p, Location::Removed);
+                    crate::rules::command::remove_chit(s, p);
+                    ev.push(Event::HqRemoved { hq: p });
+                } else {
+                    s.set_location(p, Location::Eliminated);
+                    ev.push(Event::ReinforcementLost { piece: p });
+                }
+            } else {
+                any = true;
+            }
+        }
+        any
     }
 }
