@@ -4,7 +4,8 @@
 //! of the first (hex by hex) versions kept under `reference` in their modules, and its
 //! legal actions (and each piece's moves) those of every candidate through `check`;
 //! in the Reinforcement Phase, each piece's places and the dropping of those that have
-//! none must be those found one piece at a time.
+//! none must be those found one piece at a time; and the pieces the hex index finds on
+//! each hex those standing there, in id order.
 
 use engine::{Game, GameRng, ToMove};
 
@@ -151,4 +152,29 @@ fn reinforcements_match_the_references_on_the_campaign() {
 #[test]
 fn reinforcements_match_the_references_on_the_test_scenario() {
     positions(&start(TEST), 20, 1, same_reinforcements);
+}
+
+/// On every hex of the map: the pieces the index finds are those whose location is that
+/// hex, in id order.
+fn same_occupants(s: &Avl) {
+    let map = s.map();
+    for i in 0..map.info.len() {
+        let h = map.hex_at(i);
+        let index: Vec<_> = s.pieces_at(h).collect();
+        let scan: Vec<_> = s
+            .piece_ids()
+            .filter(|&p| s.location(p) == Location::Map(h))
+            .collect();
+        assert_eq!(index, scan, "pieces on {h}");
+    }
+}
+
+#[test]
+fn occupants_match_the_pieces_on_the_campaign() {
+    positions(&start(CAMPAIGN), 2, 10, same_occupants);
+}
+
+#[test]
+fn occupants_match_the_pieces_on_the_test_scenario() {
+    positions(&start(TEST), 20, 1, same_occupants);
 }

@@ -337,9 +337,23 @@ pub struct Avl {
 }
 
 /// The pieces on the map sorted by hex, then id: an index of [`PieceState::location`]
-/// that answers "who is on this hex" without scanning every piece.
+/// that answers "who is on this hex" without scanning every piece. The hexes are kept
+/// as integer keys ([`hex_key`]) apart from the pieces, so that finding a hex is a
+/// binary search over plain integers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Occupancy(Vec<(Hex, PieceId)>);
+struct Occupancy {
+    /// The hex of each entry, as [`hex_key`], ascending.
+    hexes: Vec<u64>,
+    /// The piece of each entry, ascending among those of one hex.
+    pieces: Vec<PieceId>,
+}
+
+/// A key for `h` whose integer order is the order of hexes (row, then column).
+fn hex_key(h: Hex) -> u64 {
+    // Flipping the sign bit maps i32 order onto u32 order.
+    let flip = |x: i32| u64::from(x.cast_unsigned() ^ 0x8000_0000);
+    (flip(h.r) << 32) | flip(h.q)
+}
 
 impl Occupancy {
     fn of(pos: &Position) -> Occupancy {
@@ -353,24 +367,46 @@ impl Occupancy {
             })
             .collect();
         v.sort_unstable();
-        Occupancy(v)
+        Occupancy {
+            hexes: v.iter().map(|&(h, _)| hex_key(h)).collect(),
+            pieces: v.into_iter().map(|(_, p)| p).collect(),
+        }
     }
 
-    fn at(&self, h: Hex) -> &[(Hex, PieceId)] {
-        let lo = self.0.partition_point(|&(x, _)| x < h);
-        let n = self.0[lo..].partition_point(|&(x, _)| x == h);
-        &self.0[lo..lo + n]
+    /// The entries of hex key `k`: from the first not below it, while they are `k`
+    /// (a hex holds a few pieces at most).
+    fn range(&self, k: u64) -> std::ops::Range<usize> {
+        let lo = self.hexes.partition_point(|&x| x < k);
+        let n = self.hexes[lo..].iter().take_while(|&&x| x == k).count();
+        lo..lo + n
+    }
+
+    fn at(&self, h: Hex) -> &[PieceId] {
+        &self.pieces[self.range(hex_key(h))]
+    }
+
+    /// Where `(h, p)` is, or would be inserted.
+    fn find(&self, h: Hex, p: PieceId) -> Result<usize, usize> {
+        let r = self.range(hex_key(h));
+        let i = r.start + self.pieces[r.clone()].partition_point(|&x| x < p);
+        if i < r.end && self.pieces[i] == p {
+            Ok(i)
+        } else {
+            Err(i)
+        }
     }
 
     fn remove(&mut self, h: Hex, p: PieceId) {
-        if let Ok(i) = self.0.binary_search(&(h, p)) {
-            self.0.remove(i);
+        if let Ok(i) = self.find(h, p) {
+            self.hexes.remove(i);
+            self.pieces.remove(i);
         }
     }
 
     fn insert(&mut self, h: Hex, p: PieceId) {
-        if let Err(i) = self.0.binary_search(&(h, p)) {
-            self.0.insert(i, (h, p));
+        if let Err(i) = self.find(h, p) {
+            self.hexes.insert(i, hex_key(h));
+            self.pieces.insert(i, p);
         }
     }
 }
@@ -803,7 +839,7 @@ impl Avl {
 
     /// The pieces on a hex, in id order.
     pub fn pieces_at(&self, h: Hex) -> impl Iterator<Item = PieceId> + '_ {
-        self.occupancy.at(h).iter().map(|&(_, p)| p)
+        self.occupancy.at(h).iter().copied()
     }
 
     /// The combat units on a hex.
