@@ -1,12 +1,14 @@
 //! The legal actions: candidates filtered by [`crate::check::check`], so the two always
 //! agree.
 
+use std::cell::OnceCell;
+
 use engine::ToMove;
 
 use crate::action::Action;
 use crate::check::check_in;
 use crate::derived::Derived;
-use crate::rules::{advance, command, movement, reinforcements, retreat, sequence};
+use crate::rules::{advance, command, movement, reinforcements, retreat, sequence, stacking};
 use crate::state::{Avl, BattleStage, Phase, PieceId};
 
 /// Candidate actions for the current moment (a superset of the legal ones).
@@ -153,15 +155,22 @@ fn move_candidates(s: &Avl, p: PieceId, out: &mut Vec<Action>) {
 /// movement, added to `out`: exactly the candidates of [`move_candidates`] that
 /// [`check_in`] accepts when a player is to move and no HQ waits for relocation (what
 /// [`check_in`] asks of a move then is [`movement::check_move_in`]), with the part of
-/// the check that concerns the piece, not the hex, made once.
+/// the check that concerns the piece, not the hex, made once, and the part that
+/// concerns the hex, not the kind of movement, once per hex.
 fn legal_moves(d: &Derived<'_>, p: PieceId, out: &mut Vec<Action>) {
     let s = d.state();
     let Ok((m, zoc)) = movement::may_move(d, p) else {
         return;
     };
     for to in crate::reach::targets(s, p) {
+        // What does not depend on the kind of movement is checked once for both.
+        let Ok(entry) = movement::enter(s, &m, to, zoc) else {
+            continue;
+        };
+        let stop = OnceCell::new();
         for road in [false, true] {
-            if movement::check_step(s, &m, to, road, zoc).is_ok() {
+            let can_stop = || *stop.get_or_init(|| stacking::can_stop(s, p, to));
+            if movement::check_entry(s, &m, &entry, road, zoc, can_stop).is_ok() {
                 out.push(crate::reach::step_action(p, to, road));
             }
         }

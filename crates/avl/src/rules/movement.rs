@@ -56,6 +56,37 @@ pub fn step(
     road: bool,
     zoc: &ZoneOfControl,
 ) -> Result<Mover, RuleError> {
+    let e = enter(s, m, to, zoc)?;
+    step_as(s, m, &e, road)
+}
+
+/// A step into a hex that the rules allow whatever the kind of movement: what the rest
+/// of the step's check ([`step_as`]) needs to know of it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    /// Where the piece steps from (`None`: from its reinforcement box).
+    from: Option<Hex>,
+    /// Where it steps into.
+    to: Hex,
+    /// The hexside crossed (default features from a box).
+    edge: crate::map::Side,
+    /// Rule 6.0: `from` is in the enemy's ZOC.
+    zf: bool,
+    /// Rule 6.0: `to` is in the enemy's ZOC.
+    zt: bool,
+}
+
+impl Entry {
+    /// The hex entered.
+    pub(crate) fn to(&self) -> Hex {
+        self.to
+    }
+}
+
+/// Rules 8.1–8.2, 5.0.2, 12.1, 13.0: the part of [`step`] that does not depend on the
+/// kind of movement (ordinary or strategic): the rule that forbids any step of `m`
+/// into `to`, or what the rest of the check needs.
+pub(crate) fn enter(s: &Avl, m: &Mover, to: Hex, zoc: &ZoneOfControl) -> Result<Entry, RuleError> {
     let p = m.piece;
     let map = s.map();
     if m.stopped {
@@ -90,10 +121,11 @@ pub fn step(
         }
         _ => return refuse("not_on_map", "8.0", "that piece is not in play"),
     };
-    if !map.contains(to) {
+    let Some(ti) = map.index(to) else {
         return refuse("off_map", "8.1.5", "a unit may not move off the map");
-    }
-    if !map.is_land(to) {
+    };
+    let info = &map.info[ti];
+    if info.water {
         return refuse("water", "8.1.5", "a unit may not enter a water hex");
     }
     let edge = from.map(|h| map.side(h, to)).unwrap_or_default();
@@ -104,7 +136,7 @@ pub fn step(
             "a unit may not cross an impassable hexside",
         );
     }
-    if pocket::closed(s, to) {
+    if info.pocket && pocket::exists(s) {
         return refuse(
             "pocket",
             "13.0",
@@ -123,7 +155,7 @@ pub fn step(
         return refuse("hq_overrun", "12.1", "only combat units overrun enemy HQs");
     }
     let zf = from.is_some_and(|h| zoc.contains(h));
-    let zt = zoc.contains(to);
+    let zt = zoc.contains_index(ti);
     if edge.major_river && zf && zt {
         return refuse(
             "major_river_zoc",
@@ -131,6 +163,27 @@ pub fn step(
             "a major river may not be crossed from an enemy ZOC into an enemy ZOC",
         );
     }
+    Ok(Entry {
+        from,
+        to,
+        edge,
+        zf,
+        zt,
+    })
+}
+
+/// Rules 8.1–8.3: the rest of [`step`] for an [`Entry`]: by ordinary movement or
+/// (`road`) by strategic movement.
+pub(crate) fn step_as(s: &Avl, m: &Mover, entry: &Entry, road: bool) -> Result<Mover, RuleError> {
+    let p = m.piece;
+    let map = s.map();
+    let Entry {
+        from,
+        to,
+        edge,
+        zf,
+        zt,
+    } = *entry;
     let mut next = *m;
     let cost;
     if road {
@@ -282,8 +335,25 @@ pub(crate) fn check_step(
     road: bool,
     zoc: &ZoneOfControl,
 ) -> Result<(), RuleError> {
-    let next = step(s, m, to, road, zoc)?;
-    if !stacking::can_stop(s, m.piece, to) && !can_go_on(s, &next, to, zoc) {
+    let e = enter(s, m, to, zoc)?;
+    check_entry(s, m, &e, road, zoc, || stacking::can_stop(s, m.piece, to))
+}
+
+/// Rules 8.1–8.3, 5.0.4: the rest of [`check_step`] for an [`Entry`] of `m`, by
+/// ordinary or (`road`) strategic movement; `can_stop` tells whether the piece may end
+/// its move in the hex entered ([`stacking::can_stop`]), asked only if the step is
+/// otherwise allowed.
+pub(crate) fn check_entry(
+    s: &Avl,
+    m: &Mover,
+    e: &Entry,
+    road: bool,
+    zoc: &ZoneOfControl,
+    can_stop: impl FnOnce() -> bool,
+) -> Result<(), RuleError> {
+    let to = e.to();
+    let next = step_as(s, m, e, road)?;
+    if !can_stop() && !can_go_on(s, &next, to, zoc) {
         return refuse(
             "overstacked",
             "5.0.4",
