@@ -19,7 +19,7 @@ fn piece_ok(s: &Avl, p: PieceId) -> Result<(), RuleError> {
 
 /// Checks `action` in the current position.
 pub fn check(s: &Avl, action: &Action) -> Result<(), RuleError> {
-    check_in(&Derived::new(s), action)
+    check_in(&Derived::for_one(s), action)
 }
 
 /// Checks `action` in the position of `d`, reusing (and adding to) what `d` has derived

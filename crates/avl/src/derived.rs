@@ -15,6 +15,9 @@ use crate::unit::Side;
 /// One position and the maps derived from it so far.
 pub struct Derived<'a> {
     s: &'a Avl,
+    /// For one question or a few: the zones of control are found around the hexes
+    /// asked about ([`ZoneOfControl::around`]), not marked on the whole map.
+    few: bool,
     zoc: [OnceCell<ZoneOfControl>; 2],
     rail: [OnceCell<Grid<bool>>; 2],
     rail_hexes: [OnceCell<Vec<Hex>>; 2],
@@ -26,10 +29,20 @@ impl<'a> Derived<'a> {
     pub fn new(s: &'a Avl) -> Derived<'a> {
         Derived {
             s,
+            few: false,
             zoc: Default::default(),
             rail: Default::default(),
             rail_hexes: Default::default(),
             relocation: OnceCell::new(),
+        }
+    }
+
+    /// Nothing derived yet, for checking one action (or a few): what is derived is
+    /// the same, found in the way that is cheaper for few questions.
+    pub fn for_one(s: &'a Avl) -> Derived<'a> {
+        Derived {
+            few: true,
+            ..Derived::new(s)
         }
     }
 
@@ -48,7 +61,13 @@ impl<'a> Derived<'a> {
 
     /// Rule 6.0.1: the ZOC that `side`'s combat units exert.
     pub fn zoc(&self, side: Side) -> &ZoneOfControl {
-        self.zoc[side.index()].get_or_init(|| ZoneOfControl::of(self.s, side))
+        self.zoc[side.index()].get_or_init(|| {
+            if self.few {
+                ZoneOfControl::around(self.s, side)
+            } else {
+                ZoneOfControl::of(self.s, side)
+            }
+        })
     }
 
     /// Rule 11.1.1: `side`'s railroad net ([`reinforcements::rail_net`]).

@@ -63,6 +63,11 @@ fn same_maps(s: &Avl) {
             "ZOC of {side:?}"
         );
         assert_eq!(
+            zoc::ZoneOfControl::around(s, side),
+            zoc::reference::of(s, side),
+            "ZOC of {side:?}, found around the hexes asked about"
+        );
+        assert_eq!(
             supply::supplied(s, side),
             supply::reference::supplied(s, side),
             "supply of {side:?}"
@@ -103,6 +108,16 @@ fn same_actions(s: &Avl) {
         legal::reference::legal_actions(s),
         "legal actions"
     );
+    // One action's check (zones of control found around the hexes asked about) says
+    // what the check of many against one position says (zones marked on the map).
+    let d = crate::derived::Derived::new(s);
+    for a in legal::candidates(s) {
+        assert_eq!(
+            crate::check::check(s, &a),
+            crate::check::check_in(&d, &a),
+            "check of {a:?}"
+        );
+    }
     for p in s.piece_ids() {
         assert_eq!(
             legal::moves_of(s, p),

@@ -842,6 +842,11 @@ impl Avl {
         self.occupancy.at(h).iter().copied()
     }
 
+    /// The pieces on the map, by hex (in [`Hex`] order), then by id.
+    pub(crate) fn pieces_on_map(&self) -> impl Iterator<Item = PieceId> + '_ {
+        self.occupancy.pieces.iter().copied()
+    }
+
     /// The combat units on a hex.
     pub fn units_at(&self, h: Hex) -> impl Iterator<Item = PieceId> + '_ {
         self.pieces_at(h).filter(|&p| !self.is_hq(p))

@@ -274,7 +274,7 @@ fn activated(s: &Avl, p: PieceId) -> bool {
 
 /// Rule 8.1: check moving `p` one hex.
 pub fn check_move(s: &Avl, p: PieceId, to: Hex, road: bool) -> Result<(), RuleError> {
-    check_move_in(&Derived::new(s), p, to, road)
+    check_move_in(&Derived::for_one(s), p, to, road)
 }
 
 /// [`check_move`], with the zones of control of `d`.
@@ -377,7 +377,8 @@ fn can_go_on(s: &Avl, next: &Mover, at: Hex, zoc: &ZoneOfControl) -> bool {
 
 /// Rule 8.1: move `p` one hex.
 pub fn apply_move(s: &mut Avl, p: PieceId, to: Hex, road: bool, ev: &mut Vec<Event>) {
-    let zoc = ZoneOfControl::of(s, s.side(p).enemy());
+    // Two hexes to judge (where from, where to): no need to mark the whole map.
+    let zoc = ZoneOfControl::around(s, s.side(p).enemy());
     apply_move_with(s, p, to, road, &zoc, ev);
 }
 
@@ -430,7 +431,7 @@ pub fn check_end(s: &Avl) -> Result<(), RuleError> {
         );
     }
     // Rule 11.2.2, H-112: units activated in a box must enter the map (when they can).
-    let d = Derived::new(s);
+    let d = Derived::for_one(s);
     for &p in a.units.iter().chain(&a.hqs) {
         if let Location::Box(b) = s.location(p) {
             let zoc = d.zoc(s.side(p).enemy());

@@ -1,25 +1,42 @@
 //! Rule 6.0: zones of control.
 
-use hexmap::{Grid, Hex};
+use std::sync::Arc;
 
-use crate::state::Avl;
+use hexmap::{Board, Grid, Hex};
+
+use crate::state::{Avl, Rules};
 use crate::unit::Side;
 
 /// Rule 6.0.1: the hexes in the Zone of Control of `side`'s combat units: the six hexes
 /// around each, but not water hexes and not across impassable hexsides (across major
 /// rivers, yes). HQs exert none; overlapping ZOCs are one (6.0.3).
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Two equal zones compare equal whichever way they were found ([`ZoneOfControl::of`]
+/// or [`ZoneOfControl::around`]).
+#[derive(Clone, Debug)]
 pub struct ZoneOfControl {
-    grid: Grid<bool>,
-    board: hexmap::OffsetBoard,
+    zone: Zone,
+}
+
+/// How a [`ZoneOfControl`] knows its hexes.
+#[derive(Clone, Debug)]
+enum Zone {
+    /// Every hex of the map, marked: for many questions about one position.
+    Marked {
+        grid: Grid<bool>,
+        board: hexmap::OffsetBoard,
+    },
+    /// The hexes of the units that exert it, sorted, each hex judged when asked: for a
+    /// few questions (one action's check or effect).
+    Around { rules: Arc<Rules>, units: Vec<Hex> },
 }
 
 impl ZoneOfControl {
-    /// The ZOC exerted by `side`'s combat units on the map.
+    /// The ZOC exerted by `side`'s combat units on the map, every hex marked at once.
     pub fn of(s: &Avl, side: Side) -> ZoneOfControl {
         let map = s.map();
         let mut grid = Grid::from_board(&map.board, false);
-        for p in s.piece_ids() {
+        for p in s.pieces_on_map() {
             if s.is_hq(p) || s.side(p) != side {
                 continue;
             }
@@ -33,24 +50,78 @@ impl ZoneOfControl {
             }
         }
         ZoneOfControl {
-            grid,
-            board: map.board,
+            zone: Zone::Marked {
+                grid,
+                board: map.board,
+            },
+        }
+    }
+
+    /// [`ZoneOfControl::of`], finding only the units that exert it: each hex asked
+    /// about is judged then, from the units around it. Cheaper for a few questions.
+    pub fn around(s: &Avl, side: Side) -> ZoneOfControl {
+        // In hex order already.
+        let mut units: Vec<Hex> = s
+            .pieces_on_map()
+            .filter(|&p| !s.is_hq(p) && s.side(p) == side)
+            .filter_map(|p| s.hex_of(p))
+            .collect();
+        units.dedup();
+        ZoneOfControl {
+            zone: Zone::Around {
+                rules: Arc::clone(s.shared_rules()),
+                units,
+            },
         }
     }
 
     /// Whether the hex with dense index `i` (of the map's board) is in this zone.
     pub fn contains_index(&self, i: usize) -> bool {
-        self.grid.get(i).copied().unwrap_or(false)
+        match &self.zone {
+            Zone::Marked { grid, .. } => grid.get(i).copied().unwrap_or(false),
+            Zone::Around { rules, .. } => rules
+                .data
+                .map
+                .board
+                .hex_at(i)
+                .is_some_and(|h| self.contains(h)),
+        }
     }
 
     /// Whether `hex` is in this zone.
     pub fn contains(&self, hex: Hex) -> bool {
-        self.grid
-            .get_hex(&self.board, hex)
-            .copied()
-            .unwrap_or(false)
+        match &self.zone {
+            Zone::Marked { grid, board } => grid.get_hex(board, hex).copied().unwrap_or(false),
+            Zone::Around { rules, units } => {
+                // What `of` marks from a unit's hex `u`: its land neighbours, not
+                // across impassable hexsides.
+                let map = &rules.data.map;
+                map.is_land(hex)
+                    && hex
+                        .neighbors()
+                        .into_iter()
+                        .any(|u| units.binary_search(&u).is_ok() && !map.side(u, hex).impassable)
+            }
+        }
+    }
+
+    /// The number of hexes of the map.
+    fn len(&self) -> usize {
+        match &self.zone {
+            Zone::Marked { grid, .. } => grid.len(),
+            Zone::Around { rules, .. } => rules.data.map.info.len(),
+        }
     }
 }
+
+impl PartialEq for ZoneOfControl {
+    fn eq(&self, other: &ZoneOfControl) -> bool {
+        self.len() == other.len()
+            && (0..self.len()).all(|i| self.contains_index(i) == other.contains_index(i))
+    }
+}
+
+impl Eq for ZoneOfControl {}
 
 #[cfg(test)]
 pub(crate) mod reference {
@@ -81,8 +152,10 @@ pub(crate) mod reference {
             }
         }
         ZoneOfControl {
-            grid,
-            board: map.board,
+            zone: super::Zone::Marked {
+                grid,
+                board: map.board,
+            },
         }
     }
 }
