@@ -10,6 +10,7 @@ use crate::check::check_in;
 use crate::derived::Derived;
 use crate::rules::{advance, command, movement, reinforcements, retreat, sequence, stacking};
 use crate::state::{Avl, BattleStage, Phase, PieceId};
+use crate::unit::Side;
 
 /// Candidate actions for the current moment (a superset of the legal ones).
 pub fn candidates(s: &Avl) -> Vec<Action> {
@@ -177,12 +178,31 @@ fn legal_moves(d: &Derived<'_>, p: PieceId, out: &mut Vec<Action>) {
     }
 }
 
+/// Whether a player is to move and no HQ waits for relocation: then what [`check_in`]
+/// asks of a move is [`movement::check_move_in`], and of a placement
+/// [`reinforcements::check_place_in`].
+fn player_to_move(s: &Avl) -> bool {
+    s.pos.relocations.is_empty() && matches!(sequence::to_move(s), ToMove::Seat(_))
+}
+
 /// Whether moves are judged by [`legal_moves`]: in the Movement Segment, a player to
 /// move and no HQ waiting for relocation.
 fn moves_by_piece(s: &Avl) -> bool {
-    s.pos.phase == Phase::Movement
-        && s.pos.relocations.is_empty()
-        && matches!(sequence::to_move(s), ToMove::Seat(_))
+    s.pos.phase == Phase::Movement && player_to_move(s)
+}
+
+/// Rule 11.1: the legal placements of `side`'s reinforcements: every place of each
+/// waiting piece, which are the candidates of [`candidates_in`] in the Reinforcement
+/// Phase; [`reinforcements::places_in`] lists only hexes that
+/// [`reinforcements::check_place_in`] accepts, so none is checked again.
+fn legal_placements(d: &Derived<'_>, side: Side, out: &mut Vec<Action>) {
+    for p in reinforcements::waiting(d.state(), side) {
+        out.extend(
+            reinforcements::places_in(d, p)
+                .into_iter()
+                .map(|to| Action::Place { piece: p, to }),
+        );
+    }
 }
 
 /// The legal actions that move `p` one hex now (8.1, 8.3): the part of
@@ -195,7 +215,7 @@ pub fn moves_of(s: &Avl, p: PieceId) -> Vec<Action> {
     let d = Derived::new(s);
     let mut out = Vec::new();
     legal_moves(&d, p, &mut out);
-    out.sort();
+    out.sort_unstable();
     out
 }
 
@@ -211,26 +231,29 @@ pub fn legal_actions_in(d: &Derived<'_>) -> Vec<Action> {
     if matches!(sequence::to_move(s), ToMove::Over(_)) {
         return Vec::new();
     }
-    let mut out: Vec<Action>;
-    if moves_by_piece(s) {
-        // The candidates of `candidates_in` for the Movement Segment, the moves
-        // through `legal_moves`.
-        out = Vec::new();
-        if check_in(d, &Action::EndMovement).is_ok() {
-            out.push(Action::EndMovement);
-        }
-        if let Some(a) = &s.pos.activation {
-            for &p in a.units.iter().chain(&a.hqs) {
-                legal_moves(d, p, &mut out);
+    let mut out: Vec<Action> = Vec::with_capacity(64);
+    match s.pos.phase {
+        Phase::Movement if player_to_move(s) => {
+            // The candidates of `candidates_in` for the Movement Segment, the moves
+            // through `legal_moves`.
+            if check_in(d, &Action::EndMovement).is_ok() {
+                out.push(Action::EndMovement);
+            }
+            if let Some(a) = &s.pos.activation {
+                for &p in a.units.iter().chain(&a.hqs) {
+                    legal_moves(d, p, &mut out);
+                }
             }
         }
-    } else {
-        out = candidates_in(d)
-            .into_iter()
-            .filter(|a| check_in(d, a).is_ok())
-            .collect();
+        Phase::Reinforcement(side) if player_to_move(s) => legal_placements(d, side, &mut out),
+        _ => out.extend(
+            candidates_in(d)
+                .into_iter()
+                .filter(|a| check_in(d, a).is_ok()),
+        ),
     }
-    out.sort();
+    // A total order, equal actions the same: as stable sorting would leave them.
+    out.sort_unstable();
     out.dedup();
     out
 }
