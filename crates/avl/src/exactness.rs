@@ -1,6 +1,7 @@
 //! The faster derivations against the ones they replace: over seeded random playouts
 //! of the bundled campaign and of the test scenario, every position's zones of
-//! control, supply lines, railroad nets and Command Ranges must be the same as those
+//! control, supply lines, railroad nets, Command Ranges and the units HQs activate
+//! must be the same as those
 //! of the first (hex by hex) versions kept under `reference` in their modules, and its
 //! legal actions (and each piece's moves) those of every candidate through `check`;
 //! in the Reinforcement Phase, each piece's places and the dropping of those that have
@@ -79,6 +80,11 @@ fn same_maps(s: &Avl) {
         );
     }
     for p in s.piece_ids() {
+        assert_eq!(
+            command::units_activated_by(s, p),
+            command::reference::units_activated_by(s, p),
+            "units activated by {p}"
+        );
         if let (Some(info), Location::Map(h)) = (s.hq_info(p), s.location(p)) {
             for range in [info.range, 0, 1, 6] {
                 assert_eq!(

@@ -163,10 +163,10 @@ fn legal_moves(d: &Derived<'_>, p: PieceId, out: &mut Vec<Action>) {
     let Ok((m, zoc)) = movement::may_move(d, p) else {
         return;
     };
-    for to in crate::reach::targets(s, p) {
+    crate::reach::each_target(s, p, |to| {
         // What does not depend on the kind of movement is checked once for both.
         let Ok(entry) = movement::enter(s, &m, to, zoc) else {
-            continue;
+            return;
         };
         let stop = OnceCell::new();
         for road in [false, true] {
@@ -175,7 +175,7 @@ fn legal_moves(d: &Derived<'_>, p: PieceId, out: &mut Vec<Action>) {
                 out.push(crate::reach::step_action(p, to, road));
             }
         }
-    }
+    });
 }
 
 /// Whether a player is to move and no HQ waits for relocation: then what [`check_in`]

@@ -108,23 +108,64 @@ pub struct Map {
     /// Rule 2.1.2: each side's supply sources in reading order, indexed by
     /// [`PlayerSide::index`] (compiled once from [`HexInfo::source`]).
     pub sources: [Vec<Hex>; 2],
-    /// Per hex (by dense index), the dense indices of its six neighbours in
-    /// [`Direction::ALL`] order, [`Map::OFF`] for those off the map: compiled once
-    /// ([`Map::links_of`]), so that searches over the map (supply lines, zones of
-    /// control, railroad nets, Command Range) step from index to index.
-    pub(crate) links: Grid<[u32; 6]>,
+    /// Per hex (by dense index), its neighbours' dense indices and the ways out of it
+    /// that zones of control and supply lines take: compiled once ([`Links::of`]), so
+    /// that searches over the map (supply lines, zones of control, railroad nets,
+    /// Command Range) step from index to index.
+    pub(crate) links: Links,
 }
 
-/// The links of every hex of `board` ([`Map::links`]).
-pub(crate) fn links_of(board: &OffsetBoard) -> Grid<[u32; 6]> {
-    Grid::from_board_fn(board, |h| {
-        Direction::ALL.map(|d| {
-            board
-                .index(h.neighbor(d))
-                .and_then(|i| u32::try_from(i).ok())
-                .unwrap_or(Map::OFF)
-        })
-    })
+/// The map's hexes as a graph of dense indices ([`Map::links`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Links {
+    /// Per hex, the dense indices of its six neighbours in [`Direction::ALL`] order,
+    /// [`Map::OFF`] for those off the map.
+    pub(crate) next: Grid<[u32; 6]>,
+    /// Per hex, bit `d` set (`d` a [`Direction::index`]) when a combat unit there
+    /// exerts a zone of control into that neighbour (6.0.1): on the map, land, not
+    /// across an impassable hexside.
+    pub(crate) zoc: Grid<u8>,
+    /// Per hex, bit `d` set when a supply line may go from it into that neighbour
+    /// (10.1.2): on the map, not across an impassable or unbridged major river
+    /// hexside.
+    pub(crate) supply: Grid<u8>,
+}
+
+impl Links {
+    /// The links of the hexes of `board`, with their terrain `info` and hexsides
+    /// `sides`.
+    pub(crate) fn of(board: &OffsetBoard, info: &Grid<HexInfo>, sides: &Grid<[Side; 6]>) -> Links {
+        let next = Grid::from_board_fn(board, |h| {
+            Direction::ALL.map(|d| {
+                board
+                    .index(h.neighbor(d))
+                    .and_then(|i| u32::try_from(i).ok())
+                    .unwrap_or(Map::OFF)
+            })
+        });
+        let ways = |ok: &dyn Fn(usize, usize, Side) -> bool| -> Grid<u8> {
+            (0..next.len())
+                .map(|i| {
+                    (0..6)
+                        .filter(|&d| {
+                            next[i][d] != Map::OFF && ok(i, next[i][d] as usize, sides[i][d])
+                        })
+                        .fold(0u8, |bits, d| bits | 1 << d)
+                })
+                .collect()
+        };
+        let zoc = ways(&|_, n, side| !info[n].water && !side.impassable);
+        let supply = ways(&|_, _, side| !side.impassable && !side.unbridged_major());
+        Links { next, zoc, supply }
+    }
+}
+
+/// The neighbours of hex `i` whose bits are set in `ways` (a mask of [`Links`]), as
+/// dense indices.
+pub(crate) fn ways_out(links: &Links, i: usize, ways: u8) -> impl Iterator<Item = usize> + '_ {
+    (0..6)
+        .filter(move |&d| ways & (1 << d) != 0)
+        .map(move |d| links.next[i][d] as usize)
 }
 
 impl Map {
@@ -135,7 +176,7 @@ impl Map {
     /// (as [`Direction::index`]) and dense index; the same hexes in the same order as
     /// [`Map::neighbors`].
     pub(crate) fn linked(&self, i: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
-        self.links[i]
+        self.links.next[i]
             .into_iter()
             .enumerate()
             .filter(|&(_, n)| n != Map::OFF)

@@ -239,14 +239,20 @@ fn plays(s: &Avl, zoc: &ZoneOfControl, pieces: &[PieceId], path: &[Hex], road: b
 
 /// Rules 8.1, 11.2.2: the hexes `p` might step into: those next to it, or to its box.
 pub fn targets(s: &Avl, p: PieceId) -> Vec<Hex> {
+    let mut out = Vec::with_capacity(6);
+    each_target(s, p, |h| out.push(h));
+    out
+}
+
+/// [`targets`] one by one, in the same order, without collecting them.
+pub(crate) fn each_target(s: &Avl, p: PieceId, mut f: impl FnMut(Hex)) {
     match s.location(p) {
-        Location::Map(h) => s.map().neighbors(h).map(|(_, n)| n).collect(),
-        Location::Box(b) => s
-            .rules()
-            .data
-            .boxes
-            .get(usize::from(b))
-            .map_or_else(Vec::new, |x| x.adjacent.clone()),
-        _ => Vec::new(),
+        Location::Map(h) => s.map().neighbors(h).for_each(|(_, n)| f(n)),
+        Location::Box(b) => {
+            if let Some(x) = s.rules().data.boxes.get(usize::from(b)) {
+                x.adjacent.iter().copied().for_each(f);
+            }
+        }
+        _ => {}
     }
 }

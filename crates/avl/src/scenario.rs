@@ -950,7 +950,7 @@ impl Scenario {
         Ok(Compiled {
             map: Map {
                 sources,
-                links: crate::map::links_of(&board),
+                links: crate::map::Links::of(&board, &info, &side_grid),
                 board,
                 info,
                 sides: side_grid,

@@ -224,6 +224,16 @@ pub fn begin_selection(s: &mut Avl, ev: &mut Vec<Event>) {
 /// Pocket does not block it (13.0).
 pub fn command_range(s: &Avl, from: Hex, range: u8) -> Vec<Hex> {
     let map = s.map();
+    let (_, reached) = in_range(s, from, range);
+    let mut out: Vec<Hex> = reached.into_iter().map(|i| map.hex_at(i)).collect();
+    out.sort_unstable();
+    out
+}
+
+/// [`command_range`] as dense indices: each hex in range marked, and the list of them
+/// (in no order).
+fn in_range(s: &Avl, from: Hex, range: u8) -> (Grid<bool>, Vec<usize>) {
+    let map = s.map();
     // A hex reached across an unbridged major river is a dead end; reached by land
     // (at the same or a later distance) it may extend further, so track both.
     let mut any: Grid<bool> = Grid::from_board(&map.board, false);
@@ -257,9 +267,7 @@ pub fn command_range(s: &Avl, from: Hex, range: u8) -> Vec<Hex> {
             }
         }
     }
-    let mut out: Vec<Hex> = reached.into_iter().map(|i| map.hex_at(i)).collect();
-    out.sort_unstable();
-    out
+    (any, reached)
 }
 
 /// Rule 7.3.2, 7.3.5, 11.2.3: the combat units a HQ activates now: own-side units within
@@ -274,10 +282,14 @@ pub fn units_activated_by(s: &Avl, hq: PieceId) -> Vec<PieceId> {
         |p: PieceId| !s.is_hq(p) && s.side(p) == s.side(hq) && nat.compatible(s.nationality(p));
     match s.location(hq) {
         Location::Map(h) => {
-            let range = command_range(s, h, info.range);
+            let (range, _) = in_range(s, h, info.range);
+            let map = s.map();
             s.piece_ids()
                 .filter(|&p| {
-                    fits(p) && s.hex_of(p).is_some_and(|x| range.binary_search(&x).is_ok())
+                    fits(p)
+                        && s.hex_of(p)
+                            .and_then(|x| map.index(x))
+                            .is_some_and(|i| range[i])
                 })
                 .collect()
         }
@@ -473,7 +485,7 @@ pub(crate) mod reference {
 
     use hexmap::{Grid, Hex};
 
-    use crate::state::Avl;
+    use crate::state::{Avl, Location, PieceId};
 
     /// [`super::command_range`] walking hexes and hexsides by `Hex`.
     pub(crate) fn command_range(s: &Avl, from: Hex, range: u8) -> Vec<Hex> {
@@ -510,5 +522,31 @@ pub(crate) mod reference {
             .collect();
         out.sort();
         out
+    }
+
+    /// [`super::units_activated_by`], finding units by a search of the sorted Command
+    /// Range.
+    pub(crate) fn units_activated_by(s: &Avl, hq: PieceId) -> Vec<PieceId> {
+        let Some(info) = s.hq_info(hq) else {
+            return Vec::new();
+        };
+        let nat = info.nationality;
+        let fits =
+            |p: PieceId| !s.is_hq(p) && s.side(p) == s.side(hq) && nat.compatible(s.nationality(p));
+        match s.location(hq) {
+            Location::Map(h) => {
+                let range = command_range(s, h, info.range);
+                s.piece_ids()
+                    .filter(|&p| {
+                        fits(p) && s.hex_of(p).is_some_and(|x| range.binary_search(&x).is_ok())
+                    })
+                    .collect()
+            }
+            Location::Box(b) => s
+                .piece_ids()
+                .filter(|&p| fits(p) && s.location(p) == Location::Box(b))
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 }

@@ -22,10 +22,17 @@ pub fn rail_net(s: &Avl, side: Side) -> Grid<bool> {
     let map = s.map();
     let zoc = ZoneOfControl::of(s, side.enemy());
     let pocket = pocket::exists(s);
+    // The side of the first piece (in id order) on each hex: `Avl::occupant`.
+    let mut occupant: Grid<Option<Side>> = Grid::from_board(&map.board, None);
+    for p in s.pieces_on_map() {
+        if let Some(i) = s.hex_of(p).and_then(|h| map.index(h)) {
+            occupant[i].get_or_insert(s.side(p));
+        }
+    }
     let open = |i: usize| {
         let info = &map.info[i];
         let closed = info.water || zoc.contains_index(i) || (pocket && info.pocket);
-        !closed && s.occupant(map.hex_at(i)).is_none_or(|o| o == side)
+        !closed && occupant[i].is_none_or(|o| o == side)
     };
     let mut out = Grid::from_board(&map.board, false);
     let mut queue = VecDeque::new();

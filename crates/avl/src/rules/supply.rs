@@ -1,10 +1,9 @@
 //! Rule 10.0: supply.
 
-use std::collections::VecDeque;
-
 use hexmap::Grid;
 
 use crate::event::Event;
+use crate::map::ways_out;
 use crate::rules::{pocket, zoc::ZoneOfControl};
 use crate::state::{Avl, Location, Supply};
 use crate::unit::Side;
@@ -20,7 +19,7 @@ pub fn supplied(s: &Avl, side: Side) -> Grid<bool> {
     let pocket = pocket::exists(s);
     // The side of the last piece (in id order) on each hex.
     let mut occupant: Grid<Option<Side>> = Grid::from_board(&map.board, None);
-    for p in s.piece_ids() {
+    for p in s.pieces_on_map() {
         if let Some(i) = s.hex_of(p).and_then(|h| map.index(h)) {
             occupant[i] = Some(s.side(p));
         }
@@ -36,24 +35,22 @@ pub fn supplied(s: &Avl, side: Side) -> Grid<bool> {
             }
     };
     let mut out = Grid::from_board(&map.board, false);
-    let mut queue = VecDeque::new();
+    // The hexes reached whose neighbours are still to be tried (in any order: the
+    // hexes reached are the same).
+    let mut todo = Vec::new();
     for &src in map.sources(side) {
         if let Some(i) = map.index(src)
             && usable(i)
         {
             out[i] = true;
-            queue.push_back(i);
+            todo.push(i);
         }
     }
-    while let Some(i) = queue.pop_front() {
-        for (d, n) in map.linked(i) {
-            let side_f = map.sides[i][d];
-            if side_f.impassable || side_f.unbridged_major() {
-                continue;
-            }
+    while let Some(i) = todo.pop() {
+        for n in ways_out(&map.links, i, map.links.supply[i]) {
             if !out[n] && usable(n) {
                 out[n] = true;
-                queue.push_back(n);
+                todo.push(n);
             }
         }
     }

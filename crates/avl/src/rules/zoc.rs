@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use hexmap::{Board, Grid, Hex};
 
+use crate::map::ways_out;
 use crate::state::{Avl, Rules};
 use crate::unit::Side;
 
@@ -43,10 +44,8 @@ impl ZoneOfControl {
             let Some(i) = s.hex_of(p).and_then(|h| map.index(h)) else {
                 continue;
             };
-            for (d, n) in map.linked(i) {
-                if !map.info[n].water && !map.sides[i][d].impassable {
-                    grid[n] = true;
-                }
+            for n in ways_out(&map.links, i, map.links.zoc[i]) {
+                grid[n] = true;
             }
         }
         ZoneOfControl {
