@@ -96,12 +96,13 @@ pub(crate) fn enter(s: &Avl, m: &Mover, to: Hex, zoc: &ZoneOfControl) -> Result<
             "a unit that crossed an unbridged major river must stop",
         );
     }
+    // Where from, with the direction of the step (`None` from a box).
     let from = match s.location(p) {
         Location::Map(h) => {
-            if !h.is_adjacent(to) {
+            let Some(dir) = h.direction_to(to) else {
                 return refuse("not_adjacent", "8.1.2", "a unit moves into an adjacent hex");
-            }
-            Some(h)
+            };
+            Some((h, dir))
         }
         Location::Box(b) => {
             let adj = s
@@ -128,7 +129,10 @@ pub(crate) fn enter(s: &Avl, m: &Mover, to: Hex, zoc: &ZoneOfControl) -> Result<
     if info.water {
         return refuse("water", "8.1.5", "a unit may not enter a water hex");
     }
-    let edge = from.map(|h| map.side(h, to)).unwrap_or_default();
+    // The hexside crossed (`Map::side`) and whether `from` is in the enemy's ZOC,
+    // from the index of `from`.
+    let at = from.and_then(|(h, dir)| map.index(h).map(|i| (i, dir)));
+    let edge = at.map_or_else(Default::default, |(i, dir)| map.sides[i][dir.index()]);
     if edge.impassable {
         return refuse(
             "impassable",
@@ -154,7 +158,7 @@ pub(crate) fn enter(s: &Avl, m: &Mover, to: Hex, zoc: &ZoneOfControl) -> Result<
     if s.is_hq(p) && s.hq_at(to).is_some_and(|h| s.side(h) != side) {
         return refuse("hq_overrun", "12.1", "only combat units overrun enemy HQs");
     }
-    let zf = from.is_some_and(|h| zoc.contains(h));
+    let zf = at.is_some_and(|(i, _)| zoc.contains_index(i));
     let zt = zoc.contains_index(ti);
     if edge.major_river && zf && zt {
         return refuse(
@@ -164,7 +168,7 @@ pub(crate) fn enter(s: &Avl, m: &Mover, to: Hex, zoc: &ZoneOfControl) -> Result<
         );
     }
     Ok(Entry {
-        from,
+        from: from.map(|(h, _)| h),
         to,
         edge,
         zf,
