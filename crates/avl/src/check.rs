@@ -36,6 +36,24 @@ pub fn check_in(d: &Derived<'_>, action: &Action) -> Result<(), RuleError> {
     }
 }
 
+/// Whether [`check_in`] accepts `action`: the same judgement, but for the actions most
+/// often refused among the legal actions' candidates (attacks), without making the
+/// refusal into a [`RuleError`].
+pub(crate) fn allows(d: &Derived<'_>, action: &Action) -> bool {
+    let s = d.state();
+    let decision = s.pos.relocations.is_empty()
+        && !action.is_chance()
+        && matches!(sequence::to_move(s), ToMove::Seat(_));
+    match *action {
+        // What `check_decision` asks of an attack when a player is to move and no HQ
+        // waits for relocation.
+        Action::Attack { unit, target } if decision => {
+            piece_ok(s, unit).is_ok() && combat::judge_attack(s, unit, target).is_ok()
+        }
+        _ => check_in(d, action).is_ok(),
+    }
+}
+
 fn check_chance(s: &Avl, action: &Action) -> Result<(), RuleError> {
     match (*action, s.pos.phase) {
         (Action::DrawChit { chit }, Phase::Draw) => {

@@ -1,5 +1,6 @@
 //! Why an action is refused, naming the rule section it enforces.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use engine::RuleViolation;
@@ -46,11 +47,31 @@ impl RuleViolation for RuleError {
     }
 }
 
-/// Shorthand for a refusal.
-pub(crate) fn refuse<T>(
+/// A refusal not yet made into a [`RuleError`]: what the checks that the legal actions
+/// run many times return, so that a refused candidate allocates nothing (its sentence
+/// is borrowed until it becomes a [`RuleError`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Refusal {
     code: &'static str,
     rule: &'static str,
-    message: impl Into<String>,
-) -> Result<T, RuleError> {
-    Err(RuleError::new(code, rule, message))
+    message: Cow<'static, str>,
+}
+
+impl From<Refusal> for RuleError {
+    fn from(r: Refusal) -> RuleError {
+        RuleError::new(r.code, r.rule, r.message)
+    }
+}
+
+/// Shorthand for a refusal, as a [`RuleError`] or as a [`Refusal`].
+pub(crate) fn refuse<T, E: From<Refusal>>(
+    code: &'static str,
+    rule: &'static str,
+    message: impl Into<Cow<'static, str>>,
+) -> Result<T, E> {
+    Err(E::from(Refusal {
+        code,
+        rule,
+        message: message.into(),
+    }))
 }

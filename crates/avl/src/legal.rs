@@ -6,7 +6,7 @@ use std::cell::OnceCell;
 use engine::ToMove;
 
 use crate::action::Action;
-use crate::check::check_in;
+use crate::check::{allows, check_in};
 use crate::derived::Derived;
 use crate::rules::{advance, command, movement, reinforcements, retreat, sequence, stacking};
 use crate::state::{Avl, BattleStage, Phase, PieceId};
@@ -246,11 +246,7 @@ pub fn legal_actions_in(d: &Derived<'_>) -> Vec<Action> {
             }
         }
         Phase::Reinforcement(side) if player_to_move(s) => legal_placements(d, side, &mut out),
-        _ => out.extend(
-            candidates_in(d)
-                .into_iter()
-                .filter(|a| check_in(d, a).is_ok()),
-        ),
+        _ => out.extend(candidates_in(d).into_iter().filter(|a| allows(d, a))),
     }
     // A total order, equal actions the same: as stable sorting would leave them.
     out.sort_unstable();

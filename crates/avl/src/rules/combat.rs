@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use hexmap::Hex;
 
 use crate::crt::Odds;
-use crate::error::{RuleError, refuse};
+use crate::error::{Refusal, RuleError, refuse};
 use crate::event::Event;
 use crate::rules::{hq, pocket};
 use crate::state::{Avl, Battle, BattleStage, Location, Phase, PieceId, Supply};
@@ -79,12 +79,10 @@ pub fn odds(s: &Avl, attackers: &[PieceId], target: Hex) -> CombatOdds {
     }
 }
 
-fn can_attack_with(s: &Avl, u: PieceId, target: Hex) -> Result<(), RuleError> {
-    let a = s
-        .pos
-        .activation
-        .as_ref()
-        .ok_or_else(|| RuleError::new("wrong_phase", "4.1.2", "no activation"))?;
+fn can_attack_with(s: &Avl, u: PieceId, target: Hex) -> Result<(), Refusal> {
+    let Some(a) = s.pos.activation.as_ref() else {
+        return refuse("wrong_phase", "4.1.2", "no activation");
+    };
     if usize::from(u.0) >= s.piece_count() || s.is_hq(u) || Some(s.side(u)) != s.pos.active {
         return refuse(
             "not_attacker",
@@ -129,6 +127,12 @@ fn can_attack_with(s: &Avl, u: PieceId, target: Hex) -> Result<(), RuleError> {
 
 /// Rule 9.2 (1): check that `u` attacks `target`.
 pub fn check_attack(s: &Avl, u: PieceId, target: Hex) -> Result<(), RuleError> {
+    Ok(judge_attack(s, u, target)?)
+}
+
+/// [`check_attack`], its refusal not made into a [`RuleError`]: for judging many
+/// candidate attacks.
+pub(crate) fn judge_attack(s: &Avl, u: PieceId, target: Hex) -> Result<(), Refusal> {
     if s.pos.phase != Phase::Combat {
         return refuse(
             "wrong_phase",

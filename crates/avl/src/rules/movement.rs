@@ -4,7 +4,7 @@
 use hexmap::Hex;
 
 use crate::derived::Derived;
-use crate::error::{RuleError, refuse};
+use crate::error::{Refusal, RuleError, refuse};
 use crate::event::Event;
 use crate::rules::zoc::ZoneOfControl;
 use crate::rules::{hq, pocket, stacking};
@@ -57,7 +57,7 @@ pub fn step(
     zoc: &ZoneOfControl,
 ) -> Result<Mover, RuleError> {
     let e = enter(s, m, to, zoc)?;
-    step_as(s, m, &e, road)
+    Ok(step_as(s, m, &e, road)?)
 }
 
 /// A step into a hex that the rules allow whatever the kind of movement: what the rest
@@ -86,7 +86,7 @@ impl Entry {
 /// Rules 8.1–8.2, 5.0.2, 12.1, 13.0: the part of [`step`] that does not depend on the
 /// kind of movement (ordinary or strategic): the rule that forbids any step of `m`
 /// into `to`, or what the rest of the check needs.
-pub(crate) fn enter(s: &Avl, m: &Mover, to: Hex, zoc: &ZoneOfControl) -> Result<Entry, RuleError> {
+pub(crate) fn enter(s: &Avl, m: &Mover, to: Hex, zoc: &ZoneOfControl) -> Result<Entry, Refusal> {
     let p = m.piece;
     let map = s.map();
     if m.stopped {
@@ -178,7 +178,7 @@ pub(crate) fn enter(s: &Avl, m: &Mover, to: Hex, zoc: &ZoneOfControl) -> Result<
 
 /// Rules 8.1–8.3: the rest of [`step`] for an [`Entry`]: by ordinary movement or
 /// (`road`) by strategic movement.
-pub(crate) fn step_as(s: &Avl, m: &Mover, entry: &Entry, road: bool) -> Result<Mover, RuleError> {
+pub(crate) fn step_as(s: &Avl, m: &Mover, entry: &Entry, road: bool) -> Result<Mover, Refusal> {
     let p = m.piece;
     let map = s.map();
     let Entry {
@@ -289,7 +289,7 @@ pub fn check_move_in(
     road: bool,
 ) -> Result<(), RuleError> {
     let (m, zoc) = may_move(derived, p)?;
-    check_step(derived.state(), &m, to, road, zoc)
+    Ok(check_step(derived.state(), &m, to, road, zoc)?)
 }
 
 /// Rules 4.1.2, 7.3.2, 8.0, 8.1.1, 5.0.4: whether `p` may take a step now at all (the
@@ -298,7 +298,7 @@ pub fn check_move_in(
 pub(crate) fn may_move<'d>(
     derived: &'d Derived<'_>,
     p: PieceId,
-) -> Result<(Mover, &'d ZoneOfControl), RuleError> {
+) -> Result<(Mover, &'d ZoneOfControl), Refusal> {
     let s = derived.state();
     if s.pos.phase != Phase::Movement || s.pos.battle.is_some() {
         return refuse("wrong_phase", "4.1.2", "units move in the Movement Segment");
@@ -309,11 +309,9 @@ pub(crate) fn may_move<'d>(
     if !activated(s, p) {
         return refuse("not_activated", "7.3.2", "only activated pieces move");
     }
-    let a = s
-        .pos
-        .activation
-        .as_ref()
-        .ok_or_else(|| RuleError::new("wrong_phase", "4.1.2", "no activation"))?;
+    let Some(a) = s.pos.activation.as_ref() else {
+        return refuse("wrong_phase", "4.1.2", "no activation");
+    };
     if a.moved.contains(&p) {
         return refuse("already_moved", "8.1.1", "that piece has finished its move");
     }
@@ -338,7 +336,7 @@ pub(crate) fn check_step(
     to: Hex,
     road: bool,
     zoc: &ZoneOfControl,
-) -> Result<(), RuleError> {
+) -> Result<(), Refusal> {
     let e = enter(s, m, to, zoc)?;
     check_entry(s, m, &e, road, zoc, || stacking::can_stop(s, m.piece, to))
 }
@@ -354,7 +352,7 @@ pub(crate) fn check_entry(
     road: bool,
     zoc: &ZoneOfControl,
     can_stop: impl FnOnce() -> bool,
-) -> Result<(), RuleError> {
+) -> Result<(), Refusal> {
     let to = e.to();
     let next = step_as(s, m, e, road)?;
     if !can_stop() && !can_go_on(s, &next, to, zoc) {

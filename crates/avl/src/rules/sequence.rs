@@ -270,7 +270,7 @@ fn combat_step(s: &mut Avl, ev: &mut Vec<Event>) -> bool {
                 s.hex_of(u).is_some_and(|h| {
                     s.map()
                         .neighbors(h)
-                        .any(|(_, t)| combat::check_attack(s, u, t).is_ok())
+                        .any(|(_, t)| combat::judge_attack(s, u, t).is_ok())
                 })
             })
         });
