@@ -199,3 +199,56 @@ fn occupants_match_the_pieces_on_the_campaign() {
 fn occupants_match_the_pieces_on_the_test_scenario() {
     positions(&start(TEST), 20, 1, same_occupants);
 }
+
+/// The map's compiled links against the board and the hexsides they were compiled
+/// from: every hex's index, neighbours, ways out for zones of control and supply, and
+/// the indices in hex order.
+fn same_links(s: &Avl) {
+    use hexmap::{Board, Direction};
+    let map = s.map();
+    let board = &map.board;
+    let mut order: Vec<usize> = (0..board.len()).collect();
+    order.sort_by_key(|&i| board.hex_at(i));
+    let sorted: Vec<usize> = map.links.sorted.iter().map(|&i| i as usize).collect();
+    assert_eq!(sorted, order, "indices in hex order");
+    for i in 0..board.len() {
+        let h = board.hex_at(i).expect("an index of the board");
+        assert_eq!(map.hex_at(i), h, "hex of {i}");
+        assert_eq!(map.index(h), Some(i), "index of {h}");
+        let (mut zoc, mut supply) = (0u8, 0u8);
+        for d in Direction::ALL {
+            let n = h.neighbor(d);
+            let next = map.links.next[i][d.index()];
+            assert_eq!(
+                board.index(n),
+                (next != crate::map::Map::OFF).then_some(next as usize),
+                "neighbour {d:?} of {h}"
+            );
+            let side = map.side(h, n);
+            if map.is_land(n) && !side.impassable {
+                zoc |= 1 << d.index();
+            }
+            if map.contains(n) && !side.impassable && !side.unbridged_major() {
+                supply |= 1 << d.index();
+            }
+        }
+        assert_eq!(map.links.zoc[i], zoc, "ZOC ways out of {h}");
+        assert_eq!(map.links.supply[i], supply, "supply ways out of {h}");
+        let road = map
+            .sides
+            .get_hex(board, h)
+            .is_some_and(|s| s.iter().any(|x| x.road));
+        assert_eq!(map.road_hex(h), road, "road at {h}");
+        let cost = map
+            .at(h)
+            .and_then(|x| map.terrain.get(usize::from(x.terrain)))
+            .map_or(1, |t| u16::from(t.move_cost));
+        assert_eq!(map.move_cost(h), cost, "cost of {h}");
+    }
+}
+
+#[test]
+fn links_match_the_boards() {
+    same_links(&start(CAMPAIGN));
+    same_links(&start(TEST));
+}

@@ -129,6 +129,10 @@ pub(crate) struct Links {
     /// (10.1.2): on the map, not across an impassable or unbridged major river
     /// hexside.
     pub(crate) supply: Grid<u8>,
+    /// The hex of each dense index.
+    pub(crate) hexes: Vec<Hex>,
+    /// The dense indices in the order of their hexes ([`Hex`]'s `Ord`).
+    pub(crate) sorted: Vec<u32>,
 }
 
 impl Links {
@@ -156,7 +160,20 @@ impl Links {
         };
         let zoc = ways(&|_, n, side| !info[n].water && !side.impassable);
         let supply = ways(&|_, _, side| !side.impassable && !side.unbridged_major());
-        Links { next, zoc, supply }
+        let hexes: Vec<Hex> = (0..next.len())
+            .map(|i| board.hex_at(i).unwrap_or_default())
+            .collect();
+        let mut sorted: Vec<u32> = (0..next.len())
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        sorted.sort_by_key(|&i| hexes[i as usize]);
+        Links {
+            next,
+            zoc,
+            supply,
+            hexes,
+            sorted,
+        }
     }
 }
 
@@ -185,7 +202,7 @@ impl Map {
 
     /// The hex with dense index `i` (an index of this map's board).
     pub(crate) fn hex_at(&self, i: usize) -> Hex {
-        self.board.hex_at(i).unwrap_or_default()
+        self.links.hexes.get(i).copied().unwrap_or_default()
     }
 
     /// Whether `hex` is on the map.
@@ -223,9 +240,12 @@ impl Map {
 
     /// Whether the hex has a road (a road hexside touches it), 8.3.1.
     pub fn road_hex(&self, hex: Hex) -> bool {
-        self.sides
-            .get_hex(&self.board, hex)
-            .is_some_and(|s| s.iter().any(|x| x.road))
+        self.index(hex).is_some_and(|i| self.road_hex_at(i))
+    }
+
+    /// [`Map::road_hex`] of the hex with dense index `i`.
+    pub(crate) fn road_hex_at(&self, i: usize) -> bool {
+        self.sides[i].iter().any(|x| x.road)
     }
 
     /// Whether the hex has a railroad, 11.1.1.
@@ -237,8 +257,13 @@ impl Map {
 
     /// Rule 8.1.2: the TEC cost to enter `hex`, in whole MPs.
     pub fn move_cost(&self, hex: Hex) -> u16 {
-        self.at(hex)
-            .and_then(|i| self.terrain.get(usize::from(i.terrain)))
+        self.index(hex).map_or(1, |i| self.move_cost_at(i))
+    }
+
+    /// [`Map::move_cost`] of the hex with dense index `i`.
+    pub(crate) fn move_cost_at(&self, i: usize) -> u16 {
+        self.terrain
+            .get(usize::from(self.info[i].terrain))
             .map_or(1, |t| u16::from(t.move_cost))
     }
 

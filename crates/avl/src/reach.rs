@@ -245,12 +245,19 @@ pub fn targets(s: &Avl, p: PieceId) -> Vec<Hex> {
 }
 
 /// [`targets`] one by one, in the same order, without collecting them.
-pub(crate) fn each_target(s: &Avl, p: PieceId, mut f: impl FnMut(Hex)) {
+pub(crate) fn each_target(s: &Avl, p: PieceId, mut visit: impl FnMut(Hex)) {
     match s.location(p) {
-        Location::Map(h) => s.map().neighbors(h).for_each(|(_, n)| f(n)),
+        Location::Map(h) => {
+            let map = s.map();
+            match map.index(h) {
+                // `Map::neighbors` by index.
+                Some(i) => map.linked(i).for_each(|(_, n)| visit(map.hex_at(n))),
+                None => map.neighbors(h).for_each(|(_, n)| visit(n)),
+            }
+        }
         Location::Box(b) => {
             if let Some(x) = s.rules().data.boxes.get(usize::from(b)) {
-                x.adjacent.iter().copied().for_each(f);
+                x.adjacent.iter().copied().for_each(visit);
             }
         }
         _ => {}

@@ -66,8 +66,12 @@ pub fn step(
 pub(crate) struct Entry {
     /// Where the piece steps from (`None`: from its reinforcement box).
     from: Option<Hex>,
+    /// The dense index of `from`, if it is on the map.
+    from_at: Option<usize>,
     /// Where it steps into.
     to: Hex,
+    /// The dense index of `to`.
+    to_at: usize,
     /// The hexside crossed (default features from a box).
     edge: crate::map::Side,
     /// Rule 6.0: `from` is in the enemy's ZOC.
@@ -169,7 +173,9 @@ pub(crate) fn enter(s: &Avl, m: &Mover, to: Hex, zoc: &ZoneOfControl) -> Result<
     }
     Ok(Entry {
         from: from.map(|(h, _)| h),
+        from_at: at.map(|(i, _)| i),
         to,
+        to_at: ti,
         edge,
         zf,
         zt,
@@ -183,10 +189,12 @@ pub(crate) fn step_as(s: &Avl, m: &Mover, entry: &Entry, road: bool) -> Result<M
     let map = s.map();
     let Entry {
         from,
-        to,
+        from_at,
+        to_at,
         edge,
         zf,
         zt,
+        ..
     } = *entry;
     let mut next = *m;
     let cost;
@@ -199,9 +207,9 @@ pub(crate) fn step_as(s: &Avl, m: &Mover, entry: &Entry, road: bool) -> Result<M
                     "strategic movement must be used from the start of the move",
                 );
             }
-            let start_road = match from {
-                Some(h) => map.road_hex(h),
-                None => map.road_hex(to),
+            let start_road = match (from, from_at) {
+                (Some(_), at) => at.is_some_and(|i| map.road_hex_at(i)),
+                (None, _) => map.road_hex_at(to_at),
             };
             if !start_road {
                 return refuse(
@@ -238,7 +246,7 @@ pub(crate) fn step_as(s: &Avl, m: &Mover, entry: &Entry, road: bool) -> Result<M
                 "a unit using strategic movement keeps to the road for its whole move",
             );
         }
-        let mut c = 2 * map.move_cost(to);
+        let mut c = 2 * map.move_cost_at(to_at);
         if edge.unbridged_minor() {
             c += 2;
         }

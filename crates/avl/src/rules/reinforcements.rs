@@ -81,14 +81,13 @@ fn placeable_on_net(s: &Avl, p: PieceId, h: Hex) -> bool {
 /// The hexes of a railroad net, sorted.
 pub(crate) fn net_hexes(s: &Avl, net: &Grid<bool>) -> Vec<Hex> {
     let map = s.map();
-    let mut out: Vec<Hex> = net
+    map.links
+        .sorted
         .iter()
-        .enumerate()
-        .filter(|&(_, &on)| on)
-        .map(|(i, _)| map.hex_at(i))
-        .collect();
-    out.sort_unstable();
-    out
+        .map(|&i| i as usize)
+        .filter(|&i| net[i])
+        .map(|i| map.hex_at(i))
+        .collect()
 }
 
 /// Rule 11.1.1: where `p` may be placed.
@@ -110,9 +109,12 @@ pub fn places_in(d: &Derived<'_>, p: PieceId) -> Vec<Hex> {
 /// Rule 11.1.3: whether `p` may be placed anywhere (whether [`places_in`] lists a hex).
 fn has_place(d: &Derived<'_>, p: PieceId) -> bool {
     let s = d.state();
-    d.rail_hexes(s.side(p))
+    let map = s.map();
+    // In any order: the net's hexes as they come.
+    d.rail_net(s.side(p))
         .iter()
-        .any(|&h| placeable_on_net(s, p, h))
+        .enumerate()
+        .any(|(i, &on)| on && placeable_on_net(s, p, map.hex_at(i)))
 }
 
 /// Rule 11.1: check placing `p` on `to`.
