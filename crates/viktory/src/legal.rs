@@ -417,7 +417,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 }
                 // Moves are checked here directly, the unit once and each destination
                 // with the same rule functions `check` uses (so the two agree).
-                if movement::can_move_on_with(s, u, &switch) {
+                if movement::can_move_on(s, u, &switch) {
                     let land = u.kind.is_land();
                     let steps = u
                         .hex

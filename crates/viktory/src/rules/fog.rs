@@ -571,7 +571,7 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
     for u in s
         .units
         .iter()
-        .filter(|u| u.owner == seat && movement::can_move_on_with(s, u, &switch))
+        .filter(|u| u.owner == seat && movement::can_move_on(s, u, &switch))
     {
         // The step rules read a unit's number only to name it in a refusal.
         let alike = Unit {
@@ -1137,7 +1137,9 @@ pub(crate) mod tests {
         out
     }
 
-    fn game(preset: &str, players: u8, on: &[&str], turns: u32) -> Viktory {
+    /// A game of `preset` for `players`, `turns` game turns, with the boolean options
+    /// `on` switched on.
+    pub(crate) fn game(preset: &str, players: u8, on: &[&str], turns: u32) -> Viktory {
         let mut options = serde_json::Map::new();
         options.insert("max_turns".into(), turns.into());
         for &name in on {

@@ -360,13 +360,9 @@ pub fn check_mover(s: &Viktory, u: &Unit) -> Result<(), RuleError> {
 }
 
 /// Whether [`check_mover`] lets the unit move on: the same rules, without writing a
-/// refusal (for searches over many units: legal moves, the Dark reach).
-pub fn can_move_on(s: &Viktory, u: &Unit) -> bool {
-    can_move_on_with(s, u, &Switch::now(s))
-}
-
-/// [`can_move_on`] with the position's [`Switch`] worked out beforehand.
-pub(crate) fn can_move_on_with(s: &Viktory, u: &Unit, switch: &Switch) -> bool {
+/// refusal, the position's [`Switch`] worked out once (for searches over many units:
+/// legal moves, the Dark reach).
+pub(crate) fn can_move_on(s: &Viktory, u: &Unit, switch: &Switch) -> bool {
     mover_refusal(s, u).is_none() && switch.allows(u.id)
 }
 
@@ -692,21 +688,11 @@ fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::{Game, GameRng, NewGame, ToMove};
+    use engine::{Game, GameRng, ToMove};
 
     /// A game of `preset` for `players`, 30 turns, with `on` switched on.
     fn start(preset: &str, players: u8, on: &[&str]) -> Viktory {
-        let mut options = serde_json::Map::new();
-        options.insert("max_turns".into(), 30.into());
-        for &name in on {
-            options.insert(name.into(), true.into());
-        }
-        let request = NewGame {
-            preset: Some(preset.into()),
-            players: Some(players),
-            options,
-        };
-        Viktory::from_setup(&Viktory::new_setup(&request).expect("preset")).expect("setup")
+        crate::rules::fog::tests::game(preset, players, on, 30)
     }
 
     /// `Switch` answers as `check_switch` does for every unit (and for a unit id no unit
