@@ -154,13 +154,28 @@ fn traces(topo: &Rc<Topology>, grid: &[u8], closed: bool) -> ([Vec<bool>; 2], [u
                 _ => count[k] = topo.trace(grid, side, closed, &mut traced[k]),
             }
         }
-        *last = Some(Traces {
-            topo: Rc::clone(topo),
-            pocket_closed: closed,
-            grid: grid.to_vec(),
-            traced: traced.clone(),
-            count,
-        });
+        // Kept in the last snapshot's buffers: no allocation once they are sized.
+        match last.as_mut() {
+            Some(p) => {
+                p.topo = Rc::clone(topo);
+                p.pocket_closed = closed;
+                p.grid.clear();
+                p.grid.extend_from_slice(grid);
+                for (kept, now) in p.traced.iter_mut().zip(&traced) {
+                    kept.clone_from(now);
+                }
+                p.count = count;
+            }
+            None => {
+                *last = Some(Traces {
+                    topo: Rc::clone(topo),
+                    pocket_closed: closed,
+                    grid: grid.to_vec(),
+                    traced: traced.clone(),
+                    count,
+                });
+            }
+        }
         (traced, count)
     })
 }
