@@ -72,6 +72,13 @@ impl AiGame for Avl {
         fingerprint(self)
     }
 
+    /// Where every piece is, its step and supply marker, and who controls each Victory
+    /// City: the fingerprint less the moving piece's progress (8.1.1), which the
+    /// evaluation does not read.
+    fn value_key(&self) -> Option<u64> {
+        Some(value_key(self))
+    }
+
     /// Forced decisions and the further steps of a move played at once, an activation's
     /// decisions sharing one budget ([`pace`]).
     fn pace(view: &View, legal: &[Action], budget: Budget, rng: &mut GameRng) -> Pace {
@@ -126,12 +133,7 @@ pub fn moves_of(s: &Avl, piece: u32) -> Vec<Action> {
 pub fn fingerprint(s: &Avl) -> u64 {
     let pos = s.position();
     let mut h = DefaultHasher::new();
-    for p in &pos.pieces {
-        p.location.hash(&mut h);
-        p.reduced.hash(&mut h);
-        (p.supply as u8).hash(&mut h);
-    }
-    pos.control.iter().for_each(|c| c.index().hash(&mut h));
+    hash_map_state(s, &mut h);
     if let Some(a) = &pos.activation {
         a.moved.hash(&mut h);
         if let Some(m) = &a.mover {
@@ -147,4 +149,25 @@ pub fn fingerprint(s: &Avl) -> u64 {
         }
     }
     h.finish()
+}
+
+/// The part of [`fingerprint`] the evaluation reads ([`AiGame::value_key`]): every
+/// piece's location, step and supply marker, and Victory City control. Of what a move
+/// changes (where the piece stands, its progress, 8.1.1, an enemy HQ it overruns, 12.7,
+/// a Victory City it takes), only the moving piece's progress and the pieces done
+/// moving are left out; `eval::evaluate` reads neither.
+pub fn value_key(s: &Avl) -> u64 {
+    let mut h = DefaultHasher::new();
+    hash_map_state(s, &mut h);
+    h.finish()
+}
+
+fn hash_map_state(s: &Avl, h: &mut DefaultHasher) {
+    let pos = s.position();
+    for p in &pos.pieces {
+        p.location.hash(h);
+        p.reduced.hash(h);
+        (p.supply as u8).hash(h);
+    }
+    pos.control.iter().for_each(|c| c.index().hash(h));
 }

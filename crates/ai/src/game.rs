@@ -99,6 +99,15 @@ pub trait AiGame: Game {
         0
     }
 
+    /// A hash of what the evaluation reads among what a piece's move can change: equal
+    /// for two states that moves of one piece reached from one state only when their
+    /// evaluations are equal (where the pieces stand, not how far the moving one has
+    /// gone), so [`crate::greedy::whole_moves`] scores each such position once. `None`
+    /// (the default): every position is scored.
+    fn value_key(&self) -> Option<u64> {
+        None
+    }
+
     /// How MCTS ([`crate::Mcts`]) spends its per-decision `budget` on this decision:
     /// all of it (the default), less (a decision among many of one long turn, so that
     /// the turn keeps pace), or none (a forced or near-forced decision, played at

@@ -1,6 +1,6 @@
 //! The greedy bot: score every candidate action, play the best (Wesnoth's RCA shape).
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
 use engine::{GameRng, Seat, ToMove};
@@ -214,10 +214,11 @@ pub fn plan_moves<G: AiGame>(
 /// ([`AiGame::moving_piece`]) to the best evaluation among the positions that piece
 /// reaches by moving on from it, so that a unit heads for the best hex its whole move
 /// reaches, not the best adjacent one (A Victory Lost: a move is one hex per action,
-/// 8.1). Breadth first from the current state, each position scored once
+/// 8.1). Breadth first from the current state, each position followed once
 /// ([`AiGame::fingerprint`]) and credited to the first step that reached it, at most
 /// `limit` positions per piece of `pieces`; the moves are the player's own and involve
-/// no chance.
+/// no chance. Positions the evaluation cannot tell apart ([`AiGame::value_key`]: the
+/// same hex reached with different movement points left) are evaluated once.
 pub fn whole_moves<G: AiGame>(
     state: &G,
     legal: &[G::Action],
@@ -227,6 +228,8 @@ pub fn whole_moves<G: AiGame>(
     pieces: &[u32],
     scores: &mut [f64],
 ) {
+    // Evaluations by value key, for this call's root state only.
+    let mut evaluated: HashMap<u64, f64> = HashMap::new();
     for &piece in pieces {
         let mut seen = HashSet::new();
         let mut queue = VecDeque::new();
@@ -253,7 +256,12 @@ pub fn whole_moves<G: AiGame>(
                     continue;
                 }
                 explored += 1;
-                let v = value(&next, seat, weights);
+                let v = match next.value_key() {
+                    Some(k) => *evaluated
+                        .entry(k)
+                        .or_insert_with(|| value(&next, seat, weights)),
+                    None => value(&next, seat, weights),
+                };
                 if v > scores[i] {
                     scores[i] = v;
                 }

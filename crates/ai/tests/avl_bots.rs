@@ -9,6 +9,7 @@ use ai::{AiGame, Bot, Budget, Greedy, Mcts, MctsConfig, RandomBot};
 use avl::rules::command::chit_side;
 use avl::{Avl, Chit, Location, Options, Scenario, Setup, Side, Supply, View};
 use engine::{Game, GameRng, Seat, ToMove};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 const CAMPAIGN: &str = include_str!("../../../data/avl/campaign.toml");
 /// The campaign as it was when the positions in `tests/data/avl-campaign-*.json` were
@@ -931,6 +932,105 @@ fn a_step_is_scored_by_the_best_place_the_whole_move_reaches() {
         }
     }
     assert!(checked > 100, "only {checked} steps checked");
+}
+
+/// `AiGame::value_key`: positions one piece's moves reach from one state that share a
+/// value key have the same evaluation, bit for bit, so `greedy::whole_moves` may score
+/// each key once. Every position followed from Movement Segment states of random play
+/// (the test scenario, and a STAVKA activation on the campaign), each piece's moves up to
+/// greedy's 400 positions.
+#[test]
+fn positions_with_one_value_key_evaluate_alike() {
+    let (mut followed, mut shared, mut taken) = (0usize, 0usize, 0usize);
+    let mut check = |s: &Avl, seat: Seat, limit: usize, pieces: usize| {
+        let legal = s.legal_actions();
+        let w = Weights::DEFAULT;
+        let mut by_key: HashMap<u64, (f64, u64)> = HashMap::new();
+        for piece in ai::greedy::moving_pieces::<Avl>(&legal)
+            .into_iter()
+            .take(pieces)
+        {
+            let mut seen = HashSet::new();
+            let mut queue: VecDeque<Avl> = legal
+                .iter()
+                .filter(|a| Avl::moving_piece(a) == Some(piece))
+                .map(|&a| {
+                    let mut after = s.clone();
+                    after.apply(a).expect("legal");
+                    after
+                })
+                .collect();
+            while let Some(x) = queue.pop_front() {
+                if !seen.insert(x.fingerprint()) || seen.len() > limit {
+                    continue;
+                }
+                followed += 1;
+                let v = ai::avl::eval::evaluate(&x, &w)[seat.index()];
+                let key = x.value_key().expect("A Victory Lost keys its positions");
+                if x.position().control != s.position().control {
+                    taken += 1;
+                }
+                match by_key.get(&key) {
+                    Some(&(same, fp)) => {
+                        assert_eq!(
+                            v.to_bits(),
+                            same.to_bits(),
+                            "{key:x} evaluates {v} and {same}"
+                        );
+                        shared += usize::from(fp != x.fingerprint());
+                    }
+                    None => {
+                        by_key.insert(key, (v, x.fingerprint()));
+                    }
+                }
+                if x.to_move() == ToMove::Seat(seat) {
+                    for m in x.moves_of(piece) {
+                        let mut y = x.clone();
+                        y.apply(m).expect("legal");
+                        queue.push_back(y);
+                    }
+                }
+            }
+        }
+    };
+    for seed in 0..6u64 {
+        let mut states = Vec::new();
+        playout(
+            start(avl::DEMO_SCENARIO, Options::default()),
+            seed,
+            3_000,
+            |s, seat, _| {
+                if s.phase() == avl::Phase::Movement && states.len() < 40 {
+                    states.push((s.clone(), seat));
+                }
+            },
+        );
+        for (s, seat) in states {
+            check(&s, seat, 400, usize::MAX);
+        }
+    }
+    let mut stavka = None;
+    playout(
+        start(CAMPAIGN, Options::default()),
+        5,
+        2_000,
+        |s, seat, _| {
+            let units = s
+                .position()
+                .activation
+                .as_ref()
+                .map_or(0, |a| a.units.len());
+            if stavka.is_none() && s.phase() == avl::Phase::Movement && units > 20 {
+                stavka = Some((s.clone(), seat));
+            }
+        },
+    );
+    let (s, seat) = stavka.expect("random play reaches a large activation");
+    check(&s, seat, 400, 4);
+    assert!(
+        followed > 2_000 && shared > 500 && taken > 0,
+        "{followed} positions followed, {shared} sharing a key with another, {taken} taking a city"
+    );
 }
 
 /// Greedy's shortcuts in following whole moves (`greedy::plan_moves`) never end the
