@@ -54,11 +54,21 @@ impl<G: AiGame> Bot<G> for Greedy {
         };
         let mut total = vec![0.0; legal.len()];
         let mut used = 0;
-        for _ in 0..self.determinizations.max(1) {
+        for d in 0..self.determinizations.max(1) {
             let Some(state) = G::determinize(view, rng) else {
                 continue;
             };
             let weights = self.weights.as_deref();
+            // A piece part-way through its move carries on while that beats stopping
+            // it, and nothing else needs scoring ([`carry_on`]; with several
+            // determinizations every action's scores are averaged instead).
+            if d == 0
+                && self.determinizations <= 1
+                && self.whole_move_limit > 0
+                && let Some(i) = carry_on(&state, legal, seat, self.whole_move_limit, weights)
+            {
+                return i;
+            }
             let mut scores = scores_with(&state, legal, seat, self.chance_samples, weights, rng);
             plan_moves(
                 &state,
@@ -149,6 +159,38 @@ pub fn moving_pieces<G: AiGame>(legal: &[G::Action]) -> Vec<u32> {
     pieces.sort_unstable();
     pieces.dedup();
     pieces
+}
+
+/// While a piece is part-way through its move ([`AiGame::moving_now`]): the index in
+/// `legal` of its best next step by the whole move it leads to ([`whole_moves`], at
+/// most `limit` positions), if that beats stopping the piece where it is; ties go to
+/// the first step. Carrying a piece on is as good as moving another first (another
+/// piece's move would end this one's), so nothing else needs scoring.
+pub fn carry_on<G: AiGame>(
+    state: &G,
+    legal: &[G::Action],
+    seat: Seat,
+    limit: usize,
+    weights: Option<&[f64]>,
+) -> Option<usize> {
+    let piece = state.moving_now()?;
+    let steps: Vec<usize> = (0..legal.len())
+        .filter(|&i| G::moving_piece(&legal[i]) == Some(piece))
+        .collect();
+    if steps.is_empty() {
+        return None;
+    }
+    let mut scores = vec![f64::NEG_INFINITY; legal.len()];
+    for &i in &steps {
+        let mut after = state.clone();
+        after.apply_unchecked(legal[i].clone());
+        scores[i] = value(&after, seat, weights);
+    }
+    whole_moves(state, legal, seat, limit, weights, &[piece], &mut scores);
+    let best = steps
+        .into_iter()
+        .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))?;
+    (scores[best] > value(state, seat, weights) + 1e-9).then_some(best)
 }
 
 /// Pieces whose whole moves are followed at a time ([`plan_moves`]).

@@ -29,7 +29,7 @@
 use std::time::{Duration, Instant};
 
 use avl::{Action, Avl, Phase, View};
-use engine::{Game, GameRng, Seat};
+use engine::GameRng;
 
 use super::{determinize, eval};
 use crate::{AiGame, Budget, Pace, greedy};
@@ -70,37 +70,6 @@ pub fn activation_budget(budget: Budget, units: usize) -> Budget {
     }
 }
 
-/// The piece's further steps, if carrying on its move beats stopping it here: the index
-/// in `legal` of its best next step by the whole move it leads to.
-fn carry_on(s: &Avl, legal: &[Action], seat: Seat, piece: u32) -> Option<usize> {
-    let steps: Vec<usize> = (0..legal.len())
-        .filter(|&i| Avl::moving_piece(&legal[i]) == Some(piece))
-        .collect();
-    if steps.is_empty() {
-        return None;
-    }
-    let value = |st: &Avl| st.reward().get(seat.index()).copied().unwrap_or(0.0);
-    let mut scores = vec![f64::NEG_INFINITY; legal.len()];
-    for &i in &steps {
-        let mut after = s.clone();
-        after.apply_unchecked(legal[i]);
-        scores[i] = value(&after);
-    }
-    greedy::whole_moves(
-        s,
-        legal,
-        seat,
-        WHOLE_MOVE_LIMIT,
-        None,
-        &[piece],
-        &mut scores,
-    );
-    let best = steps
-        .into_iter()
-        .max_by(|&a, &b| scores[a].total_cmp(&scores[b]).then(b.cmp(&a)))?;
-    (scores[best] > value(s) + 1e-9).then_some(best)
-}
-
 /// [`AiGame::pace`] for A Victory Lost (module documentation).
 pub fn pace(view: &View, legal: &[Action], budget: Budget, rng: &mut GameRng) -> Pace {
     let started = Instant::now();
@@ -121,9 +90,7 @@ pub fn pace(view: &View, legal: &[Action], budget: Budget, rng: &mut GameRng) ->
     if let [only] = sensible[..] {
         return Pace::Play(only);
     }
-    if let Some(piece) = state.moving_now()
-        && let Some(i) = carry_on(&state, legal, seat, piece)
-    {
+    if let Some(i) = greedy::carry_on(&state, legal, seat, WHOLE_MOVE_LIMIT, None) {
         return Pace::Play(i);
     }
     let pos = &view.position;
