@@ -299,8 +299,8 @@ pub fn terms(s: &Avl, w: &Weights) -> Terms {
     let vp = victory::vp(s, false);
     t.vp = [f64::from(vp[0]), f64::from(vp[1])];
     let point = strength_weight(s, w);
-    let hqs = command(s, &snap, w, &mut t);
-    material(s, &snap, w, point, &hqs, &mut t);
+    let commanded = command(s, &snap, w, &mut t);
+    material(s, &snap, w, point, &commanded, &mut t);
     threats(s, &snap, w, point, &mut t);
     battle(s, &snap, w, point, &mut t);
     cities(s, &snap, w, &mut t);
@@ -325,8 +325,9 @@ fn obeys(hq: Nationality, unit: Nationality) -> bool {
     hq.side() == unit.side() && hq.compatible(unit)
 }
 
-/// Rules 7.0, 11.3, 12.1: HQs, their reach, the chits; returns the HQs on the map.
-fn command(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) -> Vec<HqReach> {
+/// Rules 7.0, 11.3, 12.1: HQs, their reach, the chits; returns, per piece id, whether
+/// a HQ it obeys has it in Command Range (7.3.5).
+fn command(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) -> Vec<bool> {
     let topo = &snap.topo;
     let mut hqs: Vec<HqReach> = snap
         .pieces
@@ -341,17 +342,28 @@ fn command(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) -> Vec<HqReach>
             })
         })
         .collect();
-    for h in &mut hqs {
-        let at = topo.hexes[h.piece.at as usize];
-        h.units = snap
-            .pieces
-            .iter()
-            .filter(|u| {
-                !u.hq
-                    && obeys(h.nationality, s.nationality(u.id))
-                    && topo.hexes[u.at as usize].distance(at) <= h.range
-            })
-            .count() as u32;
+    // Each combat unit against each HQ once: the HQs' units (7.3.5), the units some
+    // HQ commands, and the Soviet units a STAVKA chit would activate (7.2.2).
+    let mut commanded = vec![false; s.piece_count()];
+    let mut soviet_all = 0usize;
+    for u in snap.pieces.iter().filter(|u| !u.hq) {
+        let nat = s.nationality(u.id);
+        let here = topo.hexes[u.at as usize];
+        let mut by_soviet_hq = false;
+        for h in &mut hqs {
+            if here.distance(topo.hexes[h.piece.at as usize]) > h.range {
+                continue;
+            }
+            if obeys(h.nationality, nat) {
+                h.units += 1;
+                commanded[usize::from(u.id.0)] = true;
+            }
+            by_soviet_hq |= h.piece.side == Side::Soviet;
+        }
+        soviet_all += usize::from(by_soviet_hq && u.side == Side::Soviet);
+    }
+    let soviet_all = soviet_all as f64;
+    for h in &hqs {
         let i = h.piece.side.index();
         if h.units == 0 {
             t.command[i] -= w.hq_orphan;
@@ -381,20 +393,6 @@ fn command(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) -> Vec<HqReach>
         .filter(|h| h.piece.side == Side::Axis)
         .map(|h| f64::from(h.units))
         .fold(0.0, f64::max);
-    let soviet_all = snap
-        .pieces
-        .iter()
-        .filter(|u| {
-            !u.hq
-                && u.side == Side::Soviet
-                && hqs.iter().any(|h| {
-                    h.piece.side == Side::Soviet
-                        && snap.topo.hexes[u.at as usize]
-                            .distance(snap.topo.hexes[h.piece.at as usize])
-                            <= h.range
-                })
-        })
-        .count() as f64;
     let chit_power = |c: Chit| match c {
         Chit::Stavka => soviet_all,
         Chit::Manstein(_) => best_axis,
@@ -418,12 +416,18 @@ fn command(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) -> Vec<HqReach>
             t.command[i] += w.chit_held * chit_power(*c);
         }
     }
-    hqs
+    commanded
 }
 
 /// Rules 2.2, 10.2, 7.3, 14.0.1: the units' worth and the end-of-game VPs.
-fn material(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, hqs: &[HqReach], t: &mut Terms) {
-    let topo = &snap.topo;
+fn material(
+    s: &Avl,
+    snap: &Snapshot,
+    w: &Weights,
+    point: f64,
+    commanded: &[bool],
+    t: &mut Terms,
+) {
     let last = s.turn().0 >= s.rules().scenario.turns;
     let marked_final = last && matches!(s.phase(), Phase::Reinforcement(_) | Phase::Over);
     let left = f64::from(s.rules().scenario.turns.saturating_sub(s.turn().0));
@@ -434,9 +438,10 @@ fn material(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, hqs: &[HqReach], 
         let worth = point * strength(s, p);
         match s.location(p) {
             Location::Map(_) => {
-                let Some(piece) = snap.on_map(p) else {
+                let at = snap.hex_of[usize::from(p.0)];
+                if at == NONE {
                     continue;
-                };
+                }
                 let marker = s.piece(p).supply;
                 let mut v = worth
                     * match marker {
@@ -444,17 +449,11 @@ fn material(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, hqs: &[HqReach], 
                         Supply::OutOfSupply => w.out_of_supply,
                         Supply::Isolated => w.isolated,
                     };
-                let supplied = snap.supplied(&piece);
+                let supplied = snap.traced[own].get(at as usize).copied().unwrap_or(false);
                 if !supplied {
                     v *= 1.0 - w.cut_off;
                 }
-                let nat = s.nationality(p);
-                let here = topo.hexes[piece.at as usize];
-                let commanded = hqs.iter().any(|h| {
-                    obeys(h.nationality, nat)
-                        && here.distance(topo.hexes[h.piece.at as usize]) <= h.range
-                });
-                if !commanded {
+                if !commanded[usize::from(p.0)] {
                     v *= 1.0 - w.uncommanded;
                 }
                 t.material[own] += v;
