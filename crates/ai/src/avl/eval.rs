@@ -78,7 +78,7 @@ use hexmap::{Board, Hex};
 
 use super::combat::{Stakes, expected_gain};
 use super::snapshot::{OnMap, Snapshot};
-use super::topology::{IMPASSABLE, NONE, piece_bit, zoc_bit};
+use super::topology::{self, IMPASSABLE, NONE, piece_bit, zoc_bit};
 
 /// The evaluation's weights (VP-equivalents unless said otherwise).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -351,7 +351,7 @@ fn command(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) -> Vec<bool> {
         let here = topo.hexes[u.at as usize];
         let mut by_soviet_hq = false;
         for h in &mut hqs {
-            if here.distance(topo.hexes[h.piece.at as usize]) > h.range {
+            if topology::distance(here, topo.hexes[h.piece.at as usize]) > h.range {
                 continue;
             }
             if obeys(h.nationality, nat) {
@@ -420,14 +420,7 @@ fn command(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) -> Vec<bool> {
 }
 
 /// Rules 2.2, 10.2, 7.3, 14.0.1: the units' worth and the end-of-game VPs.
-fn material(
-    s: &Avl,
-    snap: &Snapshot,
-    w: &Weights,
-    point: f64,
-    commanded: &[bool],
-    t: &mut Terms,
-) {
+fn material(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, commanded: &[bool], t: &mut Terms) {
     let last = s.turn().0 >= s.rules().scenario.turns;
     let marked_final = last && matches!(s.phase(), Phase::Reinforcement(_) | Phase::Over);
     let left = f64::from(s.rules().scenario.turns.saturating_sub(s.turn().0));
@@ -851,7 +844,7 @@ fn cities(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
             snap.pieces
                 .iter()
                 .filter(|u| !u.hq && u.side == side)
-                .map(|u| topo.hexes[u.at as usize].distance(*hex))
+                .map(|u| topology::distance(topo.hexes[u.at as usize], *hex))
                 .min()
                 .unwrap_or(u32::MAX)
         };
@@ -900,7 +893,7 @@ fn advance(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
             let here = topo.hexes[u.at as usize];
             let d = targets
                 .iter()
-                .map(|&h| h.distance(here))
+                .map(|&h| topology::distance(h, here))
                 .min()
                 .unwrap_or(0)
                 .min(w.advance_cap);

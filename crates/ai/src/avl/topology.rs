@@ -58,6 +58,19 @@ pub const fn zoc_bit(side: Side) -> u8 {
     }
 }
 
+/// The number of steps between two hexes of a map ([`Hex::distance`]) in 32-bit
+/// arithmetic, for the evaluation's inner loops. A map's coordinates are bounded by its
+/// size, far inside `i32`, where this equals [`Hex::distance`]; it wraps rather than
+/// panics on anything else.
+#[inline]
+pub fn distance(a: Hex, b: Hex) -> u32 {
+    let dq = a.q.wrapping_sub(b.q);
+    let dr = a.r.wrapping_sub(b.r);
+    dq.unsigned_abs()
+        .max(dr.unsigned_abs())
+        .max(dq.wrapping_add(dr).unsigned_abs())
+}
+
 /// The map flattened for the evaluation: every table is indexed by the board's dense
 /// hex index.
 #[derive(Debug)]
@@ -345,4 +358,30 @@ pub fn of(s: &Avl) -> Rc<Topology> {
         cache.truncate(CACHE_SIZE);
         topo
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 32-bit distance is the map's: pairs of a sample of the hexes within 40 steps of the
+    /// origin, and pairs far apart, agree with [`Hex::distance`].
+    #[test]
+    fn distance_agrees_with_the_hex_distance() {
+        let hexes: Vec<Hex> = Hex::ORIGIN.range(40).into_iter().step_by(7).collect();
+        let mut pairs = 0;
+        for &a in &hexes {
+            for &b in &hexes {
+                assert_eq!(distance(a, b), a.distance(b), "{a:?} {b:?}");
+                pairs += 1;
+            }
+        }
+        let far = [Hex::new(1 << 20, -(1 << 19)), Hex::new(-(1 << 20), 3)];
+        for a in far {
+            for b in far.iter().chain(&hexes) {
+                assert_eq!(distance(a, *b), a.distance(*b), "{a:?} {b:?}");
+            }
+        }
+        assert!(pairs > 10_000, "{pairs} pairs");
+    }
 }
