@@ -1,7 +1,8 @@
 //! Several `hexwar serve` processes on one PostgreSQL database: each announces what it
 //! appended with `pg_notify` (inside the append's transaction, so only committed
-//! actions are announced) and listens for the others' announcements, catching its
-//! loaded games up from the log and passing the steps on to its WebSocket clients.
+//! actions are announced, marked with the store's origin) and listens for the others'
+//! announcements (its own it passes over), catching its loaded games up from the log
+//! and passing the steps on to its WebSocket clients.
 //! Requests also catch up before acting, so a missed announcement delays an update but
 //! never serves a stale game.
 
@@ -47,10 +48,15 @@ async fn listen(hub: &Arc<Hub>) -> Result<(), sqlx::Error> {
         };
         match received {
             Some(notification) => {
-                let payload = notification.payload();
-                let Some((id, what)) = payload.split_once(' ') else {
+                let mut payload = notification.payload().split(' ');
+                let (Some(id), Some(what)) = (payload.next(), payload.next()) else {
                     continue;
                 };
+                // This process's own news: it applied the change and kicked its bots
+                // when it made it.
+                if payload.next() == Some(hub.store.origin()) {
+                    continue;
+                }
                 if let Some(slot) = hub.loaded_slot(id) {
                     let news = if what == "meta" {
                         News::Meta

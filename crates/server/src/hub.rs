@@ -748,11 +748,16 @@ impl Hub {
         };
         let next = live.session.to_move();
         let notify = (next != to_move).then(|| crate::notify::due(live));
+        // Only a bot's turn needs the bot task (which, on PostgreSQL, would catch the
+        // game up from the database only to find no bot to move).
+        let bot_next = live.bot_to_move().is_some();
         drop(guard);
         if let Some(Some(due)) = notify {
             crate::notify::send(self, due);
         }
-        crate::bots::kick(self, &slot);
+        if bot_next {
+            crate::bots::kick(self, &slot);
+        }
         Ok(ack)
     }
 

@@ -235,6 +235,10 @@ pub struct Store {
     writer: std::sync::Arc<tokio::sync::Mutex<()>>,
     /// SQLite: the queue of the group writer that commits appends together.
     group: Option<tokio::sync::mpsc::Sender<(AppendRequest, AppendReply)>>,
+    /// PostgreSQL: this store's mark on its announcements (16 random hex digits), so
+    /// that the process's own listener knows the news it made itself
+    /// ([`crate::fanout`]).
+    origin: String,
 }
 
 impl Store {
@@ -285,12 +289,15 @@ impl Store {
             ));
             queue
         });
+        let mut mark = [0u8; 8];
+        getrandom::fill(&mut mark).map_err(|e| StoreError::Failed(e.to_string()))?;
         let store = Store {
             pool,
             backend,
             url: url.clone(),
             writer,
             group,
+            origin: format!("{:016x}", u64::from_le_bytes(mark)),
         };
         store.migrate().await?;
         Ok(store)
@@ -358,9 +365,15 @@ impl Store {
         &self.url
     }
 
+    /// The mark this store puts on its announcements (PostgreSQL).
+    pub(crate) fn origin(&self) -> &str {
+        &self.origin
+    }
+
     /// On PostgreSQL, tells the other server processes that game `id` changed
-    /// (`what`: its new version, or `meta` for seats and status). Runs inside the
-    /// caller's transaction when given one, so the news leaves at commit.
+    /// (`what`: its new version, or `meta` for seats and status; the payload is
+    /// `"{id} {what} {origin}"`). Runs inside the caller's transaction when given one,
+    /// so the news leaves at commit.
     async fn notify(
         &self,
         conn: &mut sqlx::AnyConnection,
@@ -370,7 +383,7 @@ impl Store {
         if self.backend == Backend::Postgres {
             sqlx::query("SELECT pg_notify($1, $2)")
                 .bind(NOTIFY_CHANNEL)
-                .bind(format!("{id} {what}"))
+                .bind(format!("{id} {what} {}", self.origin))
                 .execute(conn)
                 .await?;
         }
@@ -715,7 +728,7 @@ impl Store {
         );
         let mut query = bind_move(sqlx::query(&sql), request)
             .bind(NOTIFY_CHANNEL)
-            .bind(format!("{} {last}", request.id));
+            .bind(format!("{} {last} {}", request.id, self.origin));
         for (i, body) in request.bodies.iter().enumerate() {
             query = query.bind((expected + 1 + i as u64) as i64).bind(body);
         }
