@@ -442,7 +442,7 @@ fn material(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, commanded: &[bool
                         Supply::OutOfSupply => w.out_of_supply,
                         Supply::Isolated => w.isolated,
                     };
-                let supplied = snap.traced[own].get(at as usize).copied().unwrap_or(false);
+                let supplied = snap.supplied(side, at);
                 if !supplied {
                     v *= 1.0 - w.cut_off;
                 }

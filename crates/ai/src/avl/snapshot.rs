@@ -102,16 +102,10 @@ impl Snapshot {
         self.at(at).iter().filter(|p| !p.hq)
     }
 
-    /// The piece as it stands on the map, if it does.
-    pub fn on_map(&self, p: PieceId) -> Option<OnMap> {
-        let at = *self.hex_of.get(usize::from(p.0))?;
-        self.at(at).iter().find(|x| x.id == p).copied()
-    }
-
-    /// Whether the piece's hex can trace a supply line now.
-    pub fn supplied(&self, p: &OnMap) -> bool {
-        self.traced[p.side.index()]
-            .get(p.at as usize)
+    /// Whether hex index `at` can trace a supply line of `side` now.
+    pub fn supplied(&self, side: Side, at: u32) -> bool {
+        self.traced[side.index()]
+            .get(at as usize)
             .copied()
             .unwrap_or(false)
     }

@@ -229,19 +229,25 @@ pub fn drop_unplaceable(s: &mut Avl, side: Side, ev: &mut Vec<Event>) -> bool {
     let mut any = false;
     for (p, stuck) in waiting.into_iter().zip(stuck) {
         if stuck {
-            if s.is_hq(p) {
-                s.set_location(p, Location::Removed);
-                crate::rules::command::remove_chit(s, p);
-                ev.push(Event::HqRemoved { hq: p });
-            } else {
-                s.set_location(p, Location::Eliminated);
-                ev.push(Event::ReinforcementLost { piece: p });
-            }
+            drop_piece(s, p, ev);
         } else {
             any = true;
         }
     }
     any
+}
+
+/// Rule 11.1.3, H-111: a waiting piece with no place is lost: a HQ is removed with its
+/// chit, a unit is eliminated ([`drop_unplaceable`]).
+fn drop_piece(s: &mut Avl, p: PieceId, ev: &mut Vec<Event>) {
+    if s.is_hq(p) {
+        s.set_location(p, Location::Removed);
+        crate::rules::command::remove_chit(s, p);
+        ev.push(Event::HqRemoved { hq: p });
+    } else {
+        s.set_location(p, Location::Eliminated);
+        ev.push(Event::ReinforcementLost { piece: p });
+    }
 }
 
 #[cfg(test)]
@@ -253,10 +259,10 @@ pub(crate) mod reference {
 
     use hexmap::{Grid, Hex};
 
-    use super::{placeable, waiting};
+    use super::{drop_piece, placeable, waiting};
     use crate::event::Event;
     use crate::rules::{pocket, zoc};
-    use crate::state::{Avl, Location, PieceId};
+    use crate::state::{Avl, PieceId};
     use crate::unit::Side;
 
     /// [`super::rail_net`] walking hexes and hexsides by `Hex`.
@@ -306,14 +312,7 @@ pub(crate) mod reference {
         let mut any = false;
         for p in waiting(s, side) {
             if places(s, p).is_empty() {
-                if s.is_hq(p) {
-                    s.set_location(p, Location::Removed);
-                    crate::rules::command::remove_chit(s, p);
-                    ev.push(Event::HqRemoved { hq: p });
-                } else {
-                    s.set_location(p, Location::Eliminated);
-                    ev.push(Event::ReinforcementLost { piece: p });
-                }
+                drop_piece(s, p, ev);
             } else {
                 any = true;
             }
