@@ -48,6 +48,8 @@ pub struct Fog {
     pub(crate) fight: Option<Fight>,
     /// Cache (Dark): the moving seat's last reach search, for the next refresh.
     pub(crate) reach_memo: ReachMemo,
+    /// Cache (Dark): what each seat's sight was marked from at the last refresh.
+    pub(crate) sight_memo: SightMemo,
 }
 
 /// Cache (Dark, issue 28): the reach of each group of alike units of the seat moving,
@@ -73,6 +75,49 @@ impl std::fmt::Debug for ReachMemo {
         let groups = self.0.as_ref().map_or(0, |r| r.groups.len());
         write!(f, "ReachMemo({groups} groups)")
     }
+}
+
+/// Cache (Dark, issue 28): the sight marked at the last refresh, with what each seat's
+/// sight was marked from ([`Source`]). A refresh marks again only the seats whose
+/// sources changed: in the movement phase one seat's, and in most other actions none.
+///
+/// Not part of the position, like [`ReachMemo`].
+#[derive(Clone, Default)]
+pub(crate) struct SightMemo(Option<std::sync::Arc<Sighted>>);
+
+impl PartialEq for SightMemo {
+    fn eq(&self, _: &SightMemo) -> bool {
+        true
+    }
+}
+
+impl Eq for SightMemo {}
+
+impl std::fmt::Debug for SightMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sources = self.0.as_ref().map_or(0, |m| m.sources.len());
+        write!(f, "SightMemo({sources} sources)")
+    }
+}
+
+/// One refresh's Dark sight: every seat's sources, seat after seat (`ends[i]` is where
+/// seat `i`'s end), and the marks they made.
+struct Sighted {
+    sources: Vec<Source>,
+    ends: Vec<usize>,
+    marks: Marks,
+}
+
+/// Where a seat's Dark sight comes from: the hexes it marks are a function of these
+/// alone.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// A unit, a town, or a hex the seat's units can move to: the hex and its neighbours.
+    Near(Hex),
+    /// A city or the seat's capital: two hexes around.
+    Far(Hex),
+    /// A start hex the opening player is laying out: the hex alone.
+    Only(Hex),
 }
 
 /// One reach search: the world it ran in, and each group's hexes.
@@ -252,6 +297,7 @@ pub(crate) fn new(s: &Viktory) -> Option<Box<Fog>> {
             visible: Grid::from_board(&s.board, 0),
             fight: None,
             reach_memo: ReachMemo::default(),
+            sight_memo: SightMemo::default(),
         })
     })
 }
@@ -319,16 +365,6 @@ pub(crate) fn refresh(s: &mut Viktory) {
     let Some(fog) = s.fog.as_ref() else { return };
     // Sight is computed with the fog in place: the moving player's reach runs through
     // the movement rules, which consult what he has explored.
-    // Independent exploration: the perimeter is known water to every seat.
-    let edge: Vec<usize> = if s.rules.independent_exploration {
-        s.board
-            .perimeter()
-            .into_iter()
-            .filter_map(|h| s.board.index(h))
-            .collect()
-    } else {
-        Vec::new()
-    };
     // Dark: the reach of the seat moving now, searched again only where its memo does
     // not answer.
     let mover = (0..s.rules.players)
@@ -341,37 +377,20 @@ pub(crate) fn refresh(s: &mut Viktory) {
         }
         None => (None, None),
     };
-    let mut visible = if s.rules.dark {
-        let mut marks = Marks::new(s.board);
-        for seat in (0..s.rules.players).map(Seat) {
-            let reach = reached
-                .as_ref()
-                .filter(|(mover, _)| *mover == seat)
-                .map(|(_, hexes)| hexes.as_slice());
-            dark_sight(s, seat, reach, &mut marks);
-        }
-        marks.into_grid(s.board)
+    // Independent exploration: sight only into what each seat knows, what it explored
+    // and the perimeter (known water).
+    let explored = s.rules.independent_exploration.then_some(&fog.explored);
+    let (visible, sighted) = if s.rules.dark {
+        let sighted = dark_sight(s, fog, reached.as_ref().map(|(m, h)| (*m, &h[..])));
+        (sighted.marks.to_grid(s.board, explored), Some(sighted))
     } else {
         let every_seat = (0..s.rules.players)
             .map(Seat)
             .fold(0, |b, seat| b | bit(seat));
-        Grid::from_board(&s.board, every_seat)
+        let mut marks = Marks::new(s.board);
+        marks.bits.fill(every_seat);
+        (marks.to_grid(s.board, explored), None)
     };
-    if s.rules.independent_exploration {
-        for seat in (0..s.rules.players).map(Seat) {
-            // Sight only into what the seat knows: what it explored, and the perimeter.
-            let m = bit(seat);
-            let on_edge: Vec<u8> = edge.iter().map(|&i| visible[i] & m).collect();
-            for (b, e) in visible.iter_mut().zip(fog.explored.iter()) {
-                if e & m == 0 {
-                    *b &= !m;
-                }
-            }
-            for (&i, was) in edge.iter().zip(on_edge) {
-                visible[i] |= was;
-            }
-        }
-    }
     let fight = if let Some(b) = &s.battle {
         Some(Fight {
             hex: b.hex,
@@ -409,6 +428,9 @@ pub(crate) fn refresh(s: &mut Viktory) {
     if let Some(memo) = memo {
         fog.reach_memo = ReachMemo(Some(std::sync::Arc::new(memo)));
     }
+    if let Some(sighted) = sighted {
+        fog.sight_memo = SightMemo(Some(std::sync::Arc::new(sighted)));
+    }
 }
 
 /// Dark: whether `seat` sees every hex its units can move to (its turn, before and
@@ -419,31 +441,74 @@ fn moving_now(s: &Viktory, seat: Seat) -> bool {
             || (s.turn.stage == Stage::Build && !s.rules.build_after_moving))
 }
 
-/// Dark: marks the hexes `seat` sees into with its bit; `reach` is [`reach`]'s answer
-/// when the seat is [`moving_now`].
-fn dark_sight(s: &Viktory, seat: Seat, reach: Option<&[Hex]>, marks: &mut Marks) {
-    let m = bit(seat);
-    for u in s.units.iter().filter(|u| u.owner == seat) {
-        marks.around(u.hex, false, m);
+/// Dark: every seat's sight, marked again only for the seats whose sources changed
+/// since the fog's [`SightMemo`]; `reached` is the seat [`moving_now`] with its
+/// [`reach`].
+fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighted {
+    let previous = fog
+        .sight_memo
+        .0
+        .as_deref()
+        .filter(|p| p.marks.radius == Marks::radius_of(s.board));
+    let mut marks = previous.map_or_else(|| Marks::new(s.board), |p| p.marks.clone());
+    let mut sources: Vec<Source> = Vec::with_capacity(previous.map_or(0, |p| p.sources.len()));
+    let mut ends = Vec::with_capacity(usize::from(s.rules.players));
+    for seat in (0..s.rules.players).map(Seat) {
+        let start = sources.len();
+        let reach = reached
+            .filter(|(mover, _)| *mover == seat)
+            .map(|(_, hexes)| hexes);
+        sight_sources(s, seat, reach, &mut sources);
+        let mine = &sources[start..];
+        let before = previous.and_then(|p| {
+            let from = seat.index().checked_sub(1).map_or(0, |i| p.ends[i]);
+            p.sources.get(from..*p.ends.get(seat.index())?)
+        });
+        if before != Some(mine) {
+            let m = bit(seat);
+            marks.clear(m);
+            for &source in mine {
+                marks.source(source, m);
+            }
+        }
+        ends.push(sources.len());
     }
-    for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
-        marks.around(hex, t.city || t.capital_of == Some(seat), m);
+    Sighted {
+        sources,
+        ends,
+        marks,
     }
-    for &hex in reach.unwrap_or_default() {
-        marks.around(hex, false, m);
-    }
+}
+
+/// Dark: what `seat` sees from, in a fixed order (its units, its towns, `reach` when it
+/// is [`moving_now`], the start hexes while it lays out its capital); appended to `out`.
+fn sight_sources(s: &Viktory, seat: Seat, reach: Option<&[Hex]>, out: &mut Vec<Source>) {
+    out.extend(
+        s.units
+            .iter()
+            .filter(|u| u.owner == seat)
+            .map(|u| Source::Near(u.hex)),
+    );
+    out.extend(s.towns().filter(|(_, t)| t.owner == seat).map(|(hex, t)| {
+        if t.city || t.capital_of == Some(seat) {
+            Source::Far(hex)
+        } else {
+            Source::Near(hex)
+        }
+    }));
+    out.extend(reach.unwrap_or_default().iter().map(|&h| Source::Near(h)));
     if s.turn.active == seat && s.turn.stage == Stage::Opening {
         // The opening player sees the start hexes he is laying out.
-        for &h in &s.turn.capital_candidates {
-            marks.mark(h, m);
-        }
+        out.extend(s.turn.capital_candidates.iter().map(|&h| Source::Only(h)));
     }
 }
 
 /// Dark sight marked on a square of axial coordinates padded by two hexes around the
-/// board (issue 28): a hex's neighbours and second ring are fixed steps of the index, so
-/// a mark costs no board lookup. Marks off the board fall into the padding and are
-/// dropped by [`Marks::into_grid`].
+/// board (issue 28), row by row: a hex's neighbours and second ring are fixed steps of
+/// the index, so a mark costs no board lookup, and each row of the board is a run of the
+/// square. Marks off the board fall into the padding and are dropped by
+/// [`Marks::to_grid`].
+#[derive(Clone)]
 struct Marks {
     radius: i32,
     width: i32,
@@ -457,9 +522,14 @@ impl Marks {
     /// The padding: a second ring around an edge hex reaches two hexes off the board.
     const PAD: i32 = 2;
 
+    /// The radius of `board`, as the square counts it.
+    fn radius_of(board: HexagonBoard) -> i32 {
+        i32::try_from(board.radius()).expect("a VIKTORY board is small")
+    }
+
     /// No marks, for `board`.
     fn new(board: HexagonBoard) -> Marks {
-        let radius = i32::try_from(board.radius()).expect("a VIKTORY board is small");
+        let radius = Self::radius_of(board);
         let width = 2 * (radius + Self::PAD) + 1;
         let offsets: [(i32, i32); 18] = [
             (1, 0),
@@ -485,7 +555,7 @@ impl Marks {
             radius,
             width,
             bits: vec![0; usize::try_from(width * width).expect("positive")],
-            steps: offsets.map(|(dq, dr)| (dq * width + dr) as isize),
+            steps: offsets.map(|(dq, dr)| (dr * width + dq) as isize),
         }
     }
 
@@ -495,7 +565,23 @@ impl Marks {
         let (q, r) = (hex.q.checked_add(reach)?, hex.r.checked_add(reach)?);
         let side = 0..self.width;
         (side.contains(&q) && side.contains(&r))
-            .then(|| usize::try_from(q * self.width + r).expect("in the square"))
+            .then(|| usize::try_from(r * self.width + q).expect("in the square"))
+    }
+
+    /// Takes away the bits `m` everywhere.
+    fn clear(&mut self, m: u8) {
+        for b in &mut self.bits {
+            *b &= !m;
+        }
+    }
+
+    /// Marks what `source` sees.
+    fn source(&mut self, source: Source, m: u8) {
+        match source {
+            Source::Near(hex) => self.around(hex, false, m),
+            Source::Far(hex) => self.around(hex, true, m),
+            Source::Only(hex) => self.mark(hex, m),
+        }
     }
 
     /// Marks `hex` (nothing when it lies off the padded square).
@@ -536,20 +622,32 @@ impl Marks {
     }
 
     /// The marks of the board's hexes, in the board's index order (row by row from the
-    /// top, each row west to east).
-    fn into_grid(self, board: HexagonBoard) -> Grid<u8> {
-        let mut grid = Grid::from_board(&board, 0u8);
+    /// top, each row west to east). With `explored` (independent exploration), a seat's
+    /// mark stays only where its bit is explored, or on the perimeter.
+    fn to_grid(&self, board: HexagonBoard, explored: Option<&Grid<u8>>) -> Grid<u8> {
         let radius = self.radius;
-        let mut i = 0;
+        debug_assert_eq!(radius, Self::radius_of(board));
+        let mut cells = Vec::with_capacity(board.len());
         for r in -radius..=radius {
-            for q in (-radius).max(-radius - r)..=radius.min(radius - r) {
-                let hex = Hex::new(q, r);
-                debug_assert_eq!(board.index(hex), Some(i));
-                grid[i] = self.slot(hex).map_or(0, |slot| self.bits[slot]);
-                i += 1;
+            let (west, east) = ((-radius).max(-radius - r), radius.min(radius - r));
+            let (from, to) = (
+                self.slot(Hex::new(west, r)).expect("on the board"),
+                self.slot(Hex::new(east, r)).expect("on the board"),
+            );
+            let start = cells.len();
+            cells.extend_from_slice(&self.bits[from..=to]);
+            // A row's end hexes are on the perimeter, and the top and bottom rows whole.
+            if let Some(explored) = explored
+                && r.abs() < radius
+            {
+                let row = &mut cells[start + 1..start + 1 + (to - from - 1)];
+                for (b, e) in row.iter_mut().zip(explored.iter().skip(start + 1)) {
+                    *b &= e;
+                }
             }
         }
-        grid
+        debug_assert_eq!(cells.len(), board.len());
+        Grid::from_vec(cells)
     }
 }
 
@@ -602,37 +700,46 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
 /// Dark: the hexes unit `u` could move to this turn (its own hex first); `own` are its
 /// owner's towns and cities, the road ends.
 fn reach_of(s: &Viktory, u: &Unit, own: &[Hex]) -> Vec<Hex> {
-    // Best movement left on arrival, per hex reached.
-    let mut best: Vec<(Hex, u8)> = vec![(u.hex, u.mp)];
+    // Best movement left on arrival, per hex reached (by board index; `None` not yet).
+    let mut best: Vec<Option<u8>> = vec![None; s.board.len()];
+    let mut out: Vec<Hex> = vec![u.hex];
+    if let Some(i) = s.board.index(u.hex) {
+        best[i] = Some(u.mp);
+    }
     let mut frontier = vec![(u.hex, u.mp)];
     let mut probe = u.clone();
     while let Some((hex, mp)) = frontier.pop() {
         probe.hex = hex;
         probe.mp = mp;
+        // A step leaves at most one point less: a hex reached with that already gains
+        // nothing from this one (and a hex off the board is never entered).
+        let most = mp.saturating_sub(1);
         let roads = own
             .iter()
             .copied()
             .filter(|h| (2..=3).contains(&h.distance(hex)));
         for to in hex.neighbors().into_iter().chain(roads) {
-            if !movement::can_step(s, &probe, to) {
+            let Some(i) = s.board.index(to) else { continue };
+            if best[i].is_some_and(|m| m >= most) || !movement::can_step(s, &probe, to) {
                 continue;
             }
             let left = if movement::move_ends_at(s, &probe, to) {
                 0
             } else {
-                mp.saturating_sub(1)
+                most
             };
-            match best.iter_mut().find(|(h, _)| *h == to) {
-                Some((_, m)) if *m >= left => continue,
-                Some((_, m)) => *m = left,
-                None => best.push((to, left)),
+            match best[i] {
+                Some(m) if m >= left => continue,
+                Some(_) => {}
+                None => out.push(to),
             }
+            best[i] = Some(left);
             if left > 0 {
                 frontier.push((to, left));
             }
         }
     }
-    best.into_iter().map(|(h, _)| h).collect()
+    out
 }
 
 /// The position as `seat` (or a spectator) may see it.
@@ -1228,7 +1335,7 @@ pub(crate) mod tests {
                         *b |= 0b101;
                     }
                 }
-                assert_eq!(marks.into_grid(board), plain, "side {side}, {centre}");
+                assert_eq!(marks.to_grid(board, None), plain, "side {side}, {centre}");
             }
         }
     }
