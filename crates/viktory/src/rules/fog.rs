@@ -101,11 +101,13 @@ impl std::fmt::Debug for SightMemo {
 }
 
 /// One refresh's Dark sight: every seat's sources, seat after seat (`ends[i]` is where
-/// seat `i`'s end), and the marks they made.
+/// seat `i`'s end), the marks they made, and the towns the memories were updated from.
 struct Sighted {
     sources: Vec<Source>,
     ends: Vec<usize>,
     marks: Marks,
+    /// The towns and cities then, each seat's memory updated from them.
+    towns: Vec<(Hex, Town)>,
 }
 
 /// Where a seat's Dark sight comes from: the hexes it marks are a function of these
@@ -190,10 +192,10 @@ pub fn on(s: &Viktory) -> bool {
 pub fn explored(s: &Viktory, seat: Seat, hex: Hex) -> bool {
     match &s.fog {
         Some(f) if s.rules.independent_exploration => {
-            s.board.is_perimeter(hex)
-                || f.explored
-                    .get_hex(&s.board, hex)
-                    .is_some_and(|b| b & bit(seat) != 0)
+            f.explored
+                .get_hex(&s.board, hex)
+                .is_some_and(|b| b & bit(seat) != 0)
+                || s.board.is_perimeter(hex)
         }
         _ => s.revealed(hex),
     }
@@ -405,11 +407,23 @@ pub(crate) fn refresh(s: &mut Viktory) {
     if s.rules.dark {
         // Each seat remembers the other players' towns and cities it sees now, and
         // forgets what it remembered in a hex it sees with none there (or its own).
+        // A seat that sees as at the last refresh, among the same towns, remembers as it
+        // did then, and is passed over: the update is idempotent, and a memory changes
+        // between refreshes only with a capture (`note_capture`), which changes a town.
         let board = s.board;
         let towns = &s.towns;
         let f = s.fog.as_mut().expect("checked above");
+        let same_towns = f.sight_memo.0.as_deref().is_some_and(|p| p.towns == *towns);
+        let changed = if same_towns {
+            (f.visible.iter().zip(visible.iter())).fold(0, |acc, (was, now)| acc | (was ^ now))
+        } else {
+            u8::MAX
+        };
         for seat in (0..s.rules.players).map(Seat) {
             let m = bit(seat);
+            if changed & m == 0 {
+                continue;
+            }
             let sees = |h: Hex| visible.get_hex(&board, h).is_some_and(|b| b & m != 0);
             let memory = &mut f.memory[seat.index()];
             memory.retain(|&(h, _)| !sees(h));
@@ -477,6 +491,7 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
         sources,
         ends,
         marks,
+        towns: s.towns.clone(),
     }
 }
 
