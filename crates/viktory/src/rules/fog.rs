@@ -12,8 +12,14 @@
 //!   cities in dark hexes as it last saw them. Every rule a seat applies when it decides
 //!   is judged on what it sees (H-24).
 //!
-//! Visibility is a cache in the state, recomputed after every action (`refresh`); the
-//! explored tiles, the remembered towns and the last fight are state.
+//! Visibility is a cache in the state, brought up to date after every action
+//! (`refresh`); the explored tiles, the remembered towns and the last fight are state.
+//! A refresh works again only what changed (issue 28): the moving seat's reach only for
+//! the groups of units not searched already in the same surroundings (`ReachMemo`), a
+//! seat's sight only when what it sees from changed (`SightMemo`), a seat's memory only
+//! when its sight or the towns changed. Two memos ride along with the state and are
+//! never part of the position; `tests::refresh_agrees_with_the_plain_recomputation`
+//! plays seeded games through the plain recomputation beside this one.
 
 use engine::Seat;
 use hexmap::{Board, Grid, Hex, HexagonBoard};
