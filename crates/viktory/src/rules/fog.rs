@@ -106,8 +106,8 @@ impl std::fmt::Debug for SightMemo {
     }
 }
 
-/// One refresh's Dark sight: every seat's sources, seat after seat (`ends[i]` is where
-/// seat `i`'s end), the marks they made, and the towns the memories were updated from.
+/// One refresh's Dark sight: every seat's sources, seat after seat (seat `i`'s end at
+/// `ends[i]`), the marks they made, and the towns the memories were updated from.
 struct Sighted {
     sources: Vec<Source>,
     ends: Vec<usize>,
