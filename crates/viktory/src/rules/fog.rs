@@ -58,57 +58,61 @@ pub struct Fog {
     pub(crate) sight_memo: SightMemo,
 }
 
-/// Cache (Dark, issue 28): the reach of each group of alike units of the seat moving,
-/// as last searched, with everything else the movement rules read then ([`World`]).
-/// A refresh searches again only the groups not searched in the same world: in the
-/// movement phase one step changes one unit, and the other groups' reach stands.
+/// A cache the fog keeps beside the position (issue 28): what the last refresh worked
+/// out, shared between clones of the state.
 ///
 /// Not part of the position: two states compare equal whatever their memos hold, and a
 /// memo is never saved (a loaded state starts without one).
-#[derive(Clone, Default)]
-pub(crate) struct ReachMemo(Option<std::sync::Arc<Reached>>);
+pub(crate) struct Memo<T>(Option<std::sync::Arc<T>>);
 
-impl PartialEq for ReachMemo {
-    fn eq(&self, _: &ReachMemo) -> bool {
+impl<T> Memo<T> {
+    /// A memo holding `value`.
+    fn of(value: T) -> Memo<T> {
+        Memo(Some(std::sync::Arc::new(value)))
+    }
+}
+
+impl<T> Default for Memo<T> {
+    fn default() -> Self {
+        Memo(None)
+    }
+}
+
+impl<T> Clone for Memo<T> {
+    fn clone(&self) -> Self {
+        Memo(self.0.clone())
+    }
+}
+
+impl<T> PartialEq for Memo<T> {
+    fn eq(&self, _: &Memo<T>) -> bool {
         true
     }
 }
 
-impl Eq for ReachMemo {}
+impl<T> Eq for Memo<T> {}
 
-impl std::fmt::Debug for ReachMemo {
+impl<T> std::fmt::Debug for Memo<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let groups = self.0.as_ref().map_or(0, |r| r.groups.len());
-        write!(f, "ReachMemo({groups} groups)")
+        let held = if self.0.is_some() { "held" } else { "empty" };
+        write!(f, "Memo({held})")
     }
 }
 
-/// Cache (Dark, issue 28): the sight marked at the last refresh, with what each seat's
-/// sight was marked from ([`Source`]). A refresh marks again only the seats whose
-/// sources changed: in the movement phase one seat's, and in most other actions none.
-///
-/// Not part of the position, like [`ReachMemo`].
-#[derive(Clone, Default)]
-pub(crate) struct SightMemo(Option<std::sync::Arc<Sighted>>);
+/// Cache (Dark): the reach of each group of alike units of the seat moving, as last
+/// searched, with everything else the movement rules read then ([`World`]). A refresh
+/// searches again only the groups not searched in the same world: in the movement phase
+/// one step changes one unit, and the other groups' reach stands.
+pub(crate) type ReachMemo = Memo<Reached>;
 
-impl PartialEq for SightMemo {
-    fn eq(&self, _: &SightMemo) -> bool {
-        true
-    }
-}
-
-impl Eq for SightMemo {}
-
-impl std::fmt::Debug for SightMemo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let sources = self.0.as_ref().map_or(0, |m| m.sources.len());
-        write!(f, "SightMemo({sources} sources)")
-    }
-}
+/// Cache (Dark): the sight marked at the last refresh, with what each seat's sight was
+/// marked from ([`Source`]). A refresh marks again only the seats whose sources
+/// changed: in the movement phase one seat's, and in most other actions none.
+pub(crate) type SightMemo = Memo<Sighted>;
 
 /// One refresh's Dark sight: every seat's sources, seat after seat (seat `i`'s end at
 /// `ends[i]`), the marks they made, and the towns the memories were updated from.
-struct Sighted {
+pub(crate) struct Sighted {
     sources: Vec<Source>,
     ends: Vec<usize>,
     marks: Marks,
@@ -129,7 +133,7 @@ enum Source {
 }
 
 /// One reach search: the world it ran in, and each group's hexes.
-struct Reached {
+pub(crate) struct Reached {
     world: World,
     /// A unit standing for its group (numbered 0), and the hexes it reaches.
     groups: Vec<(Unit, Vec<Hex>)>,
@@ -446,10 +450,10 @@ pub(crate) fn refresh(s: &mut Viktory) {
         fog.fight = fight;
     }
     if let Some(memo) = memo {
-        fog.reach_memo = ReachMemo(Some(std::sync::Arc::new(memo)));
+        fog.reach_memo = Memo::of(memo);
     }
     if let Some(sighted) = sighted {
-        fog.sight_memo = SightMemo(Some(std::sync::Arc::new(sighted)));
+        fog.sight_memo = Memo::of(sighted);
     }
 }
 
