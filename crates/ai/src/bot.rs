@@ -1,5 +1,7 @@
 //! The bot contract.
 
+use std::any::Any;
+use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -46,29 +48,59 @@ impl Budget {
     }
 }
 
-/// The thinking time a bot has spent in the current player turn of its seat (issue 29:
-/// a person waits for the whole turn). Clones share one clock, so that a caller that
-/// builds a bot for each decision (the server) can hand every one of them the seat's
-/// clock.
-#[derive(Clone, Debug, Default)]
-pub struct TurnClock(Arc<Mutex<Spent>>);
+/// What a bot keeps of the current player turn of its seat (issue 29: a person waits
+/// for the whole turn): the thinking time spent in it, and the search tree of its last
+/// decision, re-rooted at the action played, for the turn's next decision
+/// ([`crate::Mcts`]). A new turn starts from nothing. Clones share one memory, so that
+/// a caller that builds a bot for each decision (the server) can hand every one of them
+/// the seat's memory.
+#[derive(Clone, Default)]
+pub struct TurnMemory(Arc<Mutex<Held>>);
 
-/// The turn a [`TurnClock`] is counting, and what was spent in it.
-#[derive(Clone, Copy, Debug, Default)]
-struct Spent {
+/// The turn a [`TurnMemory`] is keeping, what was spent in it, and the kept tree.
+#[derive(Default)]
+struct Held {
     turn: Option<u64>,
     spent: Duration,
+    tree: Option<Box<dyn Any + Send>>,
 }
 
-impl TurnClock {
-    /// A clock that has counted nothing.
-    pub fn new() -> TurnClock {
-        TurnClock::default()
+impl Held {
+    /// Starts counting `turn`, forgetting an earlier turn.
+    fn enter(&mut self, turn: u64) {
+        if self.turn != Some(turn) {
+            *self = Held {
+                turn: Some(turn),
+                ..Held::default()
+            };
+        }
+    }
+}
+
+impl fmt::Debug for TurnMemory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        f.debug_struct("TurnMemory")
+            .field("turn", &s.turn)
+            .field("spent", &s.spent)
+            .field("tree", &s.tree.is_some())
+            .finish()
+    }
+}
+
+impl TurnMemory {
+    /// A memory that has kept nothing.
+    pub fn new() -> TurnMemory {
+        TurnMemory::default()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The time spent so far in player turn `turn` (zero for a turn not counted yet).
     pub fn spent_in(&self, turn: u64) -> Duration {
-        let s = *self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let s = self.lock();
         if s.turn == Some(turn) {
             s.spent
         } else {
@@ -78,13 +110,8 @@ impl TurnClock {
 
     /// Counts `thought` as spent in player turn `turn`; a new turn starts from zero.
     pub fn add(&self, turn: u64, thought: Duration) {
-        let mut s = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if s.turn != Some(turn) {
-            *s = Spent {
-                turn: Some(turn),
-                spent: Duration::ZERO,
-            };
-        }
+        let mut s = self.lock();
+        s.enter(turn);
         s.spent += thought;
     }
 
@@ -95,6 +122,30 @@ impl TurnClock {
             Budget::Time(d) => Budget::Time(d.min(cap.saturating_sub(self.spent_in(turn)))),
             Budget::Iterations(_) => budget,
         }
+    }
+
+    /// Keeps `tree` for the next decision in player turn `turn` (replacing any other).
+    pub fn keep_tree(&self, turn: u64, tree: Box<dyn Any + Send>) {
+        let mut s = self.lock();
+        s.enter(turn);
+        s.tree = Some(tree);
+    }
+
+    /// The tree kept in player turn `turn`, taken out of the memory (`None` if there is
+    /// none, or it was kept in another turn).
+    pub fn take_tree(&self, turn: u64) -> Option<Box<dyn Any + Send>> {
+        let mut s = self.lock();
+        if s.turn == Some(turn) {
+            s.tree.take()
+        } else {
+            None
+        }
+    }
+
+    /// Forgets the kept tree: the seat's next decision does not follow from the last
+    /// one the bot searched (the server chose for it).
+    pub fn forget_tree(&self) {
+        self.lock().tree = None;
     }
 }
 
@@ -107,7 +158,7 @@ mod tests {
     #[test]
     fn a_turn_clock_counts_one_turn() {
         let ms = Duration::from_millis;
-        let clock = TurnClock::new();
+        let clock = TurnMemory::new();
         assert_eq!(clock.spent_in(7), Duration::ZERO);
         clock.add(7, ms(300));
         clock.add(7, ms(200));
@@ -144,8 +195,32 @@ mod tests {
         let shared = clock.clone();
         shared.add(9, ms(5));
         assert_eq!(clock.spent_in(9), ms(15));
-        let other = TurnClock::new();
+        let other = TurnMemory::new();
         other.add(9, ms(1));
         assert_eq!(clock.spent_in(9), ms(15));
+    }
+
+    /// A kept tree is given back once, only in the turn it was kept in; counting time
+    /// in a new turn forgets it, and so does [`TurnMemory::forget_tree`].
+    #[test]
+    fn a_kept_tree_lasts_one_turn() {
+        let memory = TurnMemory::new();
+        memory.keep_tree(4, Box::new(41u32));
+        assert!(memory.take_tree(5).is_none(), "another turn");
+        let tree = memory.take_tree(4).expect("kept in turn 4");
+        assert_eq!(tree.downcast_ref::<u32>(), Some(&41));
+        assert!(memory.take_tree(4).is_none(), "taken once");
+
+        memory.keep_tree(4, Box::new(42u32));
+        memory.add(4, Duration::from_millis(3));
+        assert!(memory.clone().take_tree(4).is_some(), "shared by clones");
+        memory.keep_tree(4, Box::new(43u32));
+        memory.add(5, Duration::from_millis(3));
+        assert!(memory.take_tree(4).is_none() && memory.take_tree(5).is_none());
+
+        memory.keep_tree(5, Box::new(44u32));
+        memory.forget_tree();
+        assert!(memory.take_tree(5).is_none());
+        assert_eq!(memory.spent_in(5), Duration::from_millis(3));
     }
 }

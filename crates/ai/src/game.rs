@@ -127,7 +127,7 @@ pub trait AiGame: Game {
 
     /// The most thinking time one player turn may take in all, for a level thinking
     /// `per_decision` per decision (`None`, the default: no cap). [`crate::Mcts`] keeps
-    /// the time it spent in the turn ([`crate::TurnClock`]) and never searches past
+    /// the time it spent in the turn ([`crate::TurnMemory`]) and never searches past
     /// the cap; once it is spent, a decision gets a single iteration.
     fn turn_cap(per_decision: std::time::Duration) -> Option<std::time::Duration> {
         let _ = per_decision;

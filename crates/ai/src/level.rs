@@ -5,7 +5,7 @@ use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::{AiGame, Bot, Budget, Greedy, Mcts, MctsConfig, RandomBot, TurnClock};
+use crate::{AiGame, Bot, Budget, Greedy, Mcts, MctsConfig, RandomBot, TurnMemory};
 
 /// A bot level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -58,18 +58,19 @@ impl Level {
         threads: u32,
         weights: Option<Arc<[f64]>>,
     ) -> Box<dyn Bot<G>> {
-        self.bot_clocked(max_time, threads, weights, TurnClock::new())
+        self.bot_with_memory(max_time, threads, weights, TurnMemory::new())
     }
 
-    /// [`Level::bot_weighted`] counting its thinking on `clock`, the seat's clock for
-    /// the player turn ([`AiGame::turn_cap`]): for a caller that builds a bot for each
-    /// decision (the server), so that the turn's cap holds across them.
-    pub fn bot_clocked<G: AiGame>(
+    /// [`Level::bot_weighted`] keeping the player turn in `memory`, the seat's: its
+    /// thinking time against the turn's cap ([`AiGame::turn_cap`]) and its search tree
+    /// ([`MctsConfig::reuse`]). For a caller that builds a bot for each decision (the
+    /// server), so that the turn's cap holds across them and the tree is kept.
+    pub fn bot_with_memory<G: AiGame>(
         self,
         max_time: Duration,
         threads: u32,
         weights: Option<Arc<[f64]>>,
-        clock: TurnClock,
+        memory: TurnMemory,
     ) -> Box<dyn Bot<G>> {
         match self {
             Level::Random => Box::new(RandomBot),
@@ -78,17 +79,23 @@ impl Level {
                 ..Greedy::default()
             }),
             Level::Normal | Level::Hard => {
-                let mut mcts = Mcts::new(G::search_settings(MctsConfig {
-                    budget: Budget::Time(self.time().min(max_time)),
-                    trees: threads.max(1),
-                    threads: threads.max(1),
-                    ..MctsConfig::default()
-                }));
+                let mut mcts = Mcts::new(self.search::<G>(max_time, threads));
                 mcts.weights = weights;
-                mcts.clock = clock;
+                mcts.memory = memory;
                 Box::new(mcts)
             }
         }
+    }
+
+    /// The search settings of a searching level (`normal`, `hard`) in game `G`,
+    /// thinking at most `max_time` per decision on `threads` threads.
+    pub fn search<G: AiGame>(self, max_time: Duration, threads: u32) -> MctsConfig {
+        G::search_settings(MctsConfig {
+            budget: Budget::Time(self.time().min(max_time)),
+            trees: threads.max(1),
+            threads: threads.max(1),
+            ..MctsConfig::default()
+        })
     }
 }
 

@@ -37,7 +37,7 @@ mod random;
 pub mod tune;
 pub mod viktory;
 
-pub use bot::{Bot, Budget, TurnClock};
+pub use bot::{Bot, Budget, TurnMemory};
 pub use game::{AiGame, Pace, settle};
 pub use greedy::Greedy;
 pub use level::{Level, LevelError};

@@ -17,6 +17,13 @@
 //! - back-propagation of the whole reward vector: each node's children keep the
 //!   reward of the seat choosing among them, so 2 to 8 players work alike.
 //!
+//! Within a player turn the trees are kept from decision to decision
+//! ([`MctsConfig::reuse`], issue 29): after a decision each tree is cut down to the
+//! subtree below the action played and kept in the seat's [`TurnMemory`]. The seat's
+//! next decision in the same turn searches on from it when it follows from that
+//! action: every action tried at the kept root was the same seat's (in no sampled game
+//! did another seat decide between) and some of them are legal now.
+//!
 //! Root parallelism: several independent trees, each with its own random stream
 //! derived from the decision's generator and the tree's index, run on scoped threads;
 //! their root statistics are summed and the most visited action is played. The number
@@ -29,7 +36,7 @@ use std::time::{Duration, Instant};
 use engine::{GameRng, Seed};
 
 use crate::greedy;
-use crate::{AiGame, Bot, Budget, settle};
+use crate::{AiGame, Bot, Budget, TurnMemory, settle};
 
 /// Chance outcomes sampled in a row at most before giving up on a playout.
 const SETTLE_LIMIT: usize = 2_000;
@@ -64,6 +71,10 @@ pub struct MctsConfig {
     /// 101 of 160 games against greedy at 60 iterations per decision, where 0 won 82.5
     /// (docs/ai.md).
     pub prior_visits: f64,
+    /// Whether a decision searches on from the tree of the seat's previous decision in
+    /// the same player turn (issue 29), in games that tell the turn
+    /// ([`AiGame::view_turn`]). Off: every decision starts a new tree.
+    pub reuse: bool,
 }
 
 impl Default for MctsConfig {
@@ -80,6 +91,7 @@ impl Default for MctsConfig {
             rollout_random_percent: 10,
             max_rollout_decisions: 400,
             prior_visits: 6.0,
+            reuse: true,
         }
     }
 }
@@ -93,6 +105,9 @@ pub struct SearchStats {
     pub elapsed: Duration,
     /// Trees searched.
     pub trees: u32,
+    /// Visits the trees' roots had before the search: kept from the seat's previous
+    /// decision in the player turn ([`MctsConfig::reuse`]); 0 for a new tree.
+    pub reused: u64,
 }
 
 /// The MCTS bot.
@@ -105,9 +120,10 @@ pub struct Mcts {
     /// The evaluation's weights ([`AiGame::weights`]) for the priors, the rollouts and
     /// their scores; `None`: the game's defaults.
     pub weights: Option<Arc<[f64]>>,
-    /// The thinking time spent in the current player turn, against the game's cap
-    /// ([`AiGame::turn_cap`]).
-    pub clock: crate::TurnClock,
+    /// What the bot keeps of the current player turn: the thinking time spent in it,
+    /// against the game's cap ([`AiGame::turn_cap`]), and the tree of its last decision
+    /// ([`MctsConfig::reuse`]).
+    pub memory: TurnMemory,
 }
 
 impl Mcts {
@@ -117,7 +133,7 @@ impl Mcts {
             config,
             last: None,
             weights: None,
-            clock: crate::TurnClock::new(),
+            memory: TurnMemory::new(),
         }
     }
 
@@ -134,24 +150,29 @@ impl Mcts {
             return 0;
         }
         let cfg = self.config;
-        self.decide::<G>(&cfg, view, legal, rng)
+        self.decide::<G>(&cfg, view, legal, rng, Vec::new()).0
     }
 
-    /// Searches with `cfg` and names the chosen legal action (the statistics go to
-    /// [`Mcts::last`]).
+    /// Searches with `cfg`, from the kept trees in `start` where there are some (by
+    /// tree index), and names the chosen legal action (the statistics go to
+    /// [`Mcts::last`]); with it, the trees searched.
     fn decide<G: AiGame>(
         &mut self,
         cfg: &MctsConfig,
         view: &G::View,
         legal: &[G::Action],
         rng: &mut GameRng,
-    ) -> usize {
-        let start = Instant::now();
-        let (stats, iterations) = search::<G>(cfg, view, self.weights.as_deref(), rng);
+        start: Trees<G::Action>,
+    ) -> (usize, Trees<G::Action>) {
+        let started = Instant::now();
+        let reused = start.iter().flatten().map(|n| u64::from(n[0].visits)).sum();
+        let (stats, iterations, trees) =
+            search::<G>(cfg, view, self.weights.as_deref(), rng, start);
         self.last = Some(SearchStats {
             iterations,
-            elapsed: start.elapsed(),
+            elapsed: started.elapsed(),
             trees: cfg.trees.max(1),
+            reused,
         });
         // The most visited legal action; ties to the better mean, then the first.
         let mut best: Option<(usize, u32, f64)> = None;
@@ -165,31 +186,168 @@ impl Mcts {
             }
         }
         if let Some((i, _, _)) = best {
-            return i;
+            return (i, trees);
         }
         // No tree could be built (no determinization): fall back on one greedy ply.
         let mut greedy = greedy::Greedy {
             weights: self.weights.clone(),
             ..greedy::Greedy::default()
         };
-        <greedy::Greedy as Bot<G>>::choose(&mut greedy, view, legal, rng)
+        let i = <greedy::Greedy as Bot<G>>::choose(&mut greedy, view, legal, rng);
+        (i, trees)
     }
+
+    /// The trees kept from the seat's last decision in player turn `turn`, by tree
+    /// index, where this decision follows from it ([`follows`]); none when it is the
+    /// same decision asked again (the same view).
+    fn kept_for<G: AiGame>(
+        &self,
+        turn: u64,
+        seat: usize,
+        view: &G::View,
+        legal: &[G::Action],
+    ) -> Trees<G::Action> {
+        let Some(kept) = self
+            .memory
+            .take_tree(turn)
+            .and_then(|t| t.downcast::<Kept<G::Action, G::View>>().ok())
+        else {
+            return Vec::new();
+        };
+        if kept.view == *view {
+            return Vec::new();
+        }
+        kept.trees
+            .into_iter()
+            .map(|t| t.filter(|nodes| follows(nodes, seat, legal)))
+            .collect()
+    }
+
+    /// Keeps `trees`, each cut down to the subtree below `played`, for the seat's next
+    /// decision in player turn `turn` ([`MctsConfig::reuse`]).
+    fn keep<G: AiGame>(
+        &self,
+        turn: Option<u64>,
+        view: &G::View,
+        trees: Trees<G::Action>,
+        played: Option<&G::Action>,
+    ) {
+        let (Some(turn), Some(played), true) = (turn, played, self.config.reuse) else {
+            return;
+        };
+        let trees: Vec<_> = trees
+            .into_iter()
+            .map(|t| t.and_then(|nodes| below(nodes, played)))
+            .collect();
+        if trees.iter().any(Option::is_some) {
+            let kept: Kept<G::Action, G::View> = Kept {
+                view: view.clone(),
+                trees,
+            };
+            self.memory.keep_tree(turn, Box::new(kept));
+        }
+    }
+}
+
+/// A tree's nodes; the root is the first.
+type Nodes<A> = Vec<Node<A>>;
+
+/// Trees by index, each kept or not.
+type Trees<A> = Vec<Option<Nodes<A>>>;
+
+/// The trees of a search, each cut down to the subtree below the action played, kept in
+/// the seat's [`TurnMemory`] for its next decision in the player turn.
+struct Kept<A, V> {
+    /// The view the search was made from.
+    view: V,
+    /// By tree index: the subtree, if the tree had one below the action played.
+    trees: Trees<A>,
+}
+
+/// Whether a kept tree fits the decision `seat` faces now, with these `legal` actions:
+/// its root was expanded, every action tried there was `seat`'s (so in every sampled
+/// game no other seat decided between, as none can have in this one), and some of
+/// them are legal now. The tree is open-loop, as the search is: the chance outcomes
+/// between the two decisions were sampled in it, and its statistics are over them.
+fn follows<A: Ord>(nodes: &[Node<A>], seat: usize, legal: &[A]) -> bool {
+    let Some(root) = nodes.first() else {
+        return false;
+    };
+    !root.children.is_empty()
+        && root.children.iter().all(|c| c.mover == seat)
+        && root
+            .children
+            .iter()
+            .any(|c| legal.binary_search(&c.action).is_ok())
+}
+
+/// The subtree below the root's child for `action`, its nodes numbered afresh (root
+/// first); `None` if the action was not tried or nothing was tried after it.
+fn below<A: PartialEq>(mut nodes: Nodes<A>, action: &A) -> Option<Nodes<A>> {
+    let root = nodes
+        .first()?
+        .children
+        .iter()
+        .find(|c| c.action == *action)?
+        .node;
+    if nodes[root].children.is_empty() {
+        return None;
+    }
+    // Every node but the root has one parent, so a walk from the new root meets each of
+    // its nodes once.
+    let mut order = vec![root];
+    let mut renumber = vec![usize::MAX; nodes.len()];
+    renumber[root] = 0;
+    let mut i = 0;
+    while let Some(&old) = order.get(i) {
+        for c in &nodes[old].children {
+            renumber[c.node] = order.len();
+            order.push(c.node);
+        }
+        i += 1;
+    }
+    Some(
+        order
+            .into_iter()
+            .map(|old| {
+                let mut n = std::mem::replace(&mut nodes[old], Node::new());
+                for c in &mut n.children {
+                    c.node = renumber[c.node];
+                }
+                n
+            })
+            .collect(),
+    )
 }
 
 impl<G: AiGame> Bot<G> for Mcts {
     fn name(&self) -> String {
-        format!("mcts({})", self.config.budget.describe())
+        let fresh = if self.config.reuse { "" } else { ", fresh" };
+        format!("mcts({}{fresh})", self.config.budget.describe())
     }
 
     fn choose(&mut self, view: &G::View, legal: &[G::Action], rng: &mut GameRng) -> usize {
         self.last = None;
+        let turn = G::view_turn(view);
+        // The trees of the seat's last decision in this player turn, where this one
+        // follows from it.
+        let start = match (turn, G::view_seat(view)) {
+            (Some(turn), Some(seat)) if self.config.reuse => {
+                self.kept_for::<G>(turn, seat.index(), view, legal)
+            }
+            _ => Vec::new(),
+        };
         if legal.len() <= 1 {
+            self.keep::<G>(turn, view, start, legal.first());
             return 0;
         }
         // The game may judge the decision forced, or worth less than the whole budget.
         let mut cfg = match G::pace(view, legal, self.config.budget, rng) {
             // Like a single legal action: no search, no statistics.
-            crate::Pace::Play(i) if i < legal.len() => return i,
+            crate::Pace::Play(i) if i < legal.len() => {
+                self.keep::<G>(turn, view, start, legal.get(i));
+                return i;
+            }
             crate::Pace::Play(_) => self.config,
             crate::Pace::Search(budget) => MctsConfig {
                 budget,
@@ -197,19 +355,19 @@ impl<G: AiGame> Bot<G> for Mcts {
             },
         };
         // And the player turn may have spent what it may.
-        let turn = G::view_turn(view);
         let cap = match self.config.budget {
             Budget::Time(per_decision) => G::turn_cap(per_decision),
             Budget::Iterations(_) => None,
         };
         if let (Some(turn), Some(cap)) = (turn, cap) {
-            cfg.budget = self.clock.cut(cfg.budget, turn, cap);
+            cfg.budget = self.memory.cut(cfg.budget, turn, cap);
         }
         let started = Instant::now();
-        let choice = self.decide::<G>(&cfg, view, legal, rng);
+        let (choice, trees) = self.decide::<G>(&cfg, view, legal, rng, start);
         if let Some(turn) = turn {
-            self.clock.add(turn, started.elapsed());
+            self.memory.add(turn, started.elapsed());
         }
+        self.keep::<G>(turn, view, trees, legal.get(choice));
         choice
     }
 }
@@ -218,12 +376,19 @@ impl<G: AiGame> Bot<G> for Mcts {
 /// action. And the iterations run.
 type RootStats<A> = Vec<(A, u32, f64)>;
 
+/// A tree to run: its index, and its kept nodes if any.
+type Job<A> = (u32, Option<Nodes<A>>);
+
+/// Runs the trees (each from its kept nodes in `start`, by index, or from a new root)
+/// and merges their root statistics; with them, the iterations run and each tree's
+/// nodes, by index.
 fn search<G: AiGame>(
     cfg: &MctsConfig,
     view: &G::View,
     weights: Option<&[f64]>,
     rng: &mut GameRng,
-) -> (RootStats<G::Action>, u64) {
+    mut start: Trees<G::Action>,
+) -> (RootStats<G::Action>, u64, Trees<G::Action>) {
     let trees = cfg.trees.max(1);
     let seed = Seed::from_u64(rng.next_u64());
     let deadline = match cfg.budget {
@@ -235,40 +400,32 @@ fn search<G: AiGame>(
         Budget::Time(_) => u32::MAX,
     };
     let threads = cfg.threads.clamp(1, trees);
-    let mut results: Vec<(u32, RootStats<G::Action>, u64)> = Vec::new();
+    // Tree `t` runs on thread `t % threads`, from its kept nodes if any.
+    start.resize_with(trees as usize, || None);
+    let mut jobs: Vec<Vec<Job<G::Action>>> = (0..threads).map(|_| Vec::new()).collect();
+    for (t, nodes) in (0..trees).zip(start) {
+        jobs[(t % threads) as usize].push((t, nodes));
+    }
+    let run = |jobs: Vec<Job<G::Action>>| {
+        jobs.into_iter()
+            .map(|(t, nodes)| {
+                let rng = GameRng::for_step(&seed, u64::from(t));
+                let (s, n, nodes) =
+                    run_tree::<G>(cfg, view, weights, rng, quota(t), deadline, nodes);
+                (t, s, n, nodes)
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut results = Vec::new();
     if threads == 1 {
-        for t in 0..trees {
-            let (s, n) = run_tree::<G>(
-                cfg,
-                view,
-                weights,
-                GameRng::for_step(&seed, u64::from(t)),
-                quota(t),
-                deadline,
-            );
-            results.push((t, s, n));
+        for j in jobs {
+            results.extend(run(j));
         }
     } else {
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
-                .map(|k| {
-                    scope.spawn(move || {
-                        (k..trees)
-                            .step_by(threads as usize)
-                            .map(|t| {
-                                let (s, n) = run_tree::<G>(
-                                    cfg,
-                                    view,
-                                    weights,
-                                    GameRng::for_step(&seed, u64::from(t)),
-                                    quota(t),
-                                    deadline,
-                                );
-                                (t, s, n)
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                })
+            let handles: Vec<_> = jobs
+                .into_iter()
+                .map(|j| scope.spawn(move || run(j)))
                 .collect();
             for h in handles {
                 // A panicking tree is a bug in the game; its results are lost, not the game.
@@ -279,11 +436,13 @@ fn search<G: AiGame>(
         });
     }
     // Merge in tree order, so the sums do not depend on thread scheduling.
-    results.sort_by_key(|(t, _, _)| *t);
+    results.sort_by_key(|(t, _, _, _)| *t);
     let mut merged: RootStats<G::Action> = Vec::new();
     let mut iterations = 0;
-    for (_, stats, n) in results {
+    let mut kept: Trees<G::Action> = (0..trees).map(|_| None).collect();
+    for (t, stats, n, nodes) in results {
         iterations += n;
+        kept[t as usize] = Some(nodes);
         for (a, v, w) in stats {
             match merged.binary_search_by(|(b, _, _)| b.cmp(&a)) {
                 Ok(k) => {
@@ -294,7 +453,7 @@ fn search<G: AiGame>(
             }
         }
     }
-    (merged, iterations)
+    (merged, iterations, kept)
 }
 
 struct Child<A> {
@@ -339,14 +498,25 @@ fn run_tree<G: AiGame>(
     mut rng: GameRng,
     quota: u32,
     deadline: Option<Instant>,
-) -> (RootStats<G::Action>, u64) {
+    start: Option<Nodes<G::Action>>,
+) -> (RootStats<G::Action>, u64, Nodes<G::Action>) {
+    let nodes = start.unwrap_or_else(|| vec![Node::new()]);
+    let root_stats = |nodes: &Nodes<G::Action>| {
+        let mut stats: RootStats<G::Action> = nodes[0]
+            .children
+            .iter()
+            .map(|c| (c.action.clone(), c.visits, c.value))
+            .collect();
+        stats.sort_by(|a, b| a.0.cmp(&b.0));
+        stats
+    };
     let Some(first) = G::determinize(view, &mut rng) else {
-        return (Vec::new(), 0);
+        return (root_stats(&nodes), 0, nodes);
     };
     let mut tree: Tree<G> = Tree {
         cfg,
         weights,
-        nodes: vec![Node::new()],
+        nodes,
         root_marker: first.turn_marker(),
     };
     let mut done = 0u64;
@@ -367,13 +537,7 @@ fn run_tree<G: AiGame>(
         tree.iterate(state, &mut rng);
         done += 1;
     }
-    let mut stats: RootStats<G::Action> = tree.nodes[0]
-        .children
-        .iter()
-        .map(|c| (c.action.clone(), c.visits, c.value))
-        .collect();
-    stats.sort_by(|a, b| a.0.cmp(&b.0));
-    (stats, done)
+    (root_stats(&tree.nodes), done, tree.nodes)
 }
 
 impl<G: AiGame> Tree<'_, G> {
@@ -595,5 +759,99 @@ mod tests {
             ..MctsConfig::default()
         };
         assert_eq!(tree_of_two(&leaning).select(0, &legal), Some(1));
+    }
+
+    fn node(visits: u32, children: Vec<Child<Action>>) -> Node<Action> {
+        Node {
+            visits,
+            order: None,
+            children,
+        }
+    }
+
+    fn child(action: Action, node: usize, visits: u32, mover: usize) -> Child<Action> {
+        Child {
+            action,
+            node,
+            visits,
+            avail: visits,
+            value: f64::from(visits) / 2.0,
+            mover,
+            prior: 0.5,
+        }
+    }
+
+    /// A node's visits and its children's actions, nodes and visits.
+    type Shape = (u32, Vec<(Action, usize, u32)>);
+
+    /// The subtree below the action played keeps its statistics, numbered afresh from
+    /// its root; an action not tried, or one with nothing tried after it, keeps nothing.
+    #[test]
+    fn the_subtree_below_the_action_played_is_kept() {
+        let end = Action::EndPhase;
+        let go = Action::Continue;
+        let nodes = vec![
+            node(9, vec![child(end, 1, 3, 0), child(go, 2, 6, 0)]),
+            node(3, vec![]),
+            node(6, vec![child(end, 4, 4, 0), child(go, 3, 2, 1)]),
+            node(2, vec![]),
+            node(4, vec![child(go, 5, 3, 0)]),
+            node(3, vec![]),
+        ];
+        let kept = below(nodes, &go).expect("tried, with moves after it");
+        let shape: Vec<Shape> = kept
+            .iter()
+            .map(|n| {
+                let children = n.children.iter().map(|c| (c.action, c.node, c.visits));
+                (n.visits, children.collect())
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            vec![
+                (6, vec![(end, 1, 4), (go, 2, 2)]),
+                (4, vec![(go, 3, 3)]),
+                (2, vec![]),
+                (3, vec![]),
+            ]
+        );
+        let leaf = vec![node(1, vec![child(end, 1, 1, 0)]), node(1, vec![])];
+        assert!(below(leaf, &end).is_none(), "nothing tried after it");
+        let one = vec![node(1, vec![child(end, 1, 1, 0)]), node(1, vec![])];
+        assert!(below(one, &go).is_none(), "not tried");
+    }
+
+    /// A kept tree fits a decision of the same seat where some action tried at its
+    /// root is legal; not one where another seat decided next in a sampled game.
+    #[test]
+    fn a_kept_tree_follows_only_its_own_seat() {
+        let mut legal = vec![Action::EndPhase, Action::Continue];
+        legal.sort();
+        let ours = vec![
+            node(4, vec![child(Action::Continue, 1, 4, 1)]),
+            node(4, vec![]),
+        ];
+        assert!(follows(&ours, 1, &legal));
+        assert!(!follows(&ours, 0, &legal), "another seat's tree");
+        assert!(
+            !follows(&ours, 1, &[Action::EndPhase]),
+            "nothing tried is legal"
+        );
+        let mixed = vec![
+            node(
+                4,
+                vec![
+                    child(Action::Continue, 1, 2, 1),
+                    child(Action::EndPhase, 2, 2, 0),
+                ],
+            ),
+            node(2, vec![]),
+            node(2, vec![]),
+        ];
+        assert!(
+            !follows(&mixed, 1, &legal),
+            "another seat decided in some games"
+        );
+        assert!(!follows(&[node(0, vec![])], 1, &legal), "nothing tried");
     }
 }

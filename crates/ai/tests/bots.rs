@@ -163,7 +163,8 @@ fn hidden_variant(s: &Viktory, seat: Seat, rng: &mut GameRng) -> Option<Viktory>
 
 /// Two states that differ only in facts hidden from the seat to move give every bot
 /// the same view, the same legal actions and so, with the same random stream, the
-/// same choice.
+/// same choice. (Each is asked by a new bot: MCTS keeps its tree from its last
+/// decision, so a bot asked twice has two histories.)
 #[test]
 fn bots_choose_from_the_view_alone() {
     let mut compared = 0;
@@ -174,7 +175,6 @@ fn bots_choose_from_the_view_alone() {
             &serde_json::json!({ "max_turns": 5, "dark": true }),
         );
         let mut rng = GameRng::from_u64(100 + seed);
-        let mut bots = bots();
         let mut step = 0u64;
         while !s.to_move().is_over() {
             let Some(seat) = s.to_move().seat() else {
@@ -191,10 +191,10 @@ fn bots_choose_from_the_view_alone() {
                 let (v1, v2) = (s.view(Some(seat)), other.view(Some(seat)));
                 assert_eq!(v1, v2, "the view hides the change");
                 assert_eq!(other.legal_actions(), legal);
-                for bot in &mut bots {
-                    let a = bot.choose(&v1, &legal, &mut arena::bot_rng(seed, step));
-                    let b = bot.choose(&v2, &legal, &mut arena::bot_rng(seed, step));
-                    assert_eq!(a, b, "{} chose differently", bot.name());
+                for (mut first, mut second) in bots().into_iter().zip(bots()) {
+                    let a = first.choose(&v1, &legal, &mut arena::bot_rng(seed, step));
+                    let b = second.choose(&v2, &legal, &mut arena::bot_rng(seed, step));
+                    assert_eq!(a, b, "{} chose differently", first.name());
                 }
                 compared += 1;
             }
@@ -447,6 +447,94 @@ fn mcts_shares_a_budget_over_a_player_turn() {
     );
 }
 
+/// Issue 29: within a player turn MCTS searches on from the tree of its previous
+/// decision ([`MctsConfig::reuse`]). MCTS (48 iterations a decision, two trees) plays
+/// greedy for 6 game turns: many of its searches start from a kept tree, never the
+/// first of a player turn, and none with reuse off; with an iteration budget the games
+/// repeat exactly, on one thread or two.
+#[test]
+fn mcts_keeps_its_tree_within_a_player_turn() {
+    // Per search of seat 0: (turn marker, root visits kept, iterations); and the game.
+    let play = |reuse: bool, threads: u32| {
+        let mut state = new_game("classic", 2, &serde_json::json!({"max_turns": 6}));
+        let mut mcts = Mcts::new(<Viktory as AiGame>::search_settings(MctsConfig {
+            budget: Budget::Iterations(48),
+            trees: 2,
+            threads,
+            reuse,
+            ..MctsConfig::default()
+        }));
+        let mut greedy = Greedy::default();
+        let mut searches: Vec<(u64, u64, u64)> = Vec::new();
+        let mut actions = Vec::new();
+        for step in 0..5_000u64 {
+            let a = match state.to_move() {
+                ToMove::Over(_) => break,
+                ToMove::Chance => state.sample_chance(&mut arena::chance_rng(5, step)),
+                ToMove::Seat(seat) => {
+                    let legal = state.legal_actions();
+                    let view = state.view(Some(seat));
+                    let mut rng = arena::bot_rng(5, step);
+                    let i = if seat == Seat(0) {
+                        let i = Bot::<Viktory>::choose(&mut mcts, &view, &legal, &mut rng);
+                        if let Some(stats) = mcts.last {
+                            let marker = ai::viktory::turn_marker(&state);
+                            searches.push((marker, stats.reused, stats.iterations));
+                        }
+                        i
+                    } else {
+                        Bot::<Viktory>::choose(&mut greedy, &view, &legal, &mut rng)
+                    };
+                    legal[i]
+                }
+            };
+            actions.push(a);
+            state.apply_unchecked(a);
+        }
+        (searches, actions)
+    };
+    let (with, game) = play(true, 1);
+    let reused = with.iter().filter(|d| d.1 > 0).count();
+    assert!(
+        reused * 3 >= with.len(),
+        "{reused} of {} searches started from a kept tree: {with:?}",
+        with.len()
+    );
+    assert_eq!(with[0].1, 0, "the first search has nothing to keep");
+    for w in with.windows(2) {
+        if w[1].0 != w[0].0 {
+            assert_eq!(w[1].1, 0, "a new player turn starts a new tree: {w:?}");
+        }
+    }
+    assert!(
+        with.iter().all(|d| (1..=48).contains(&d.2)),
+        "the budget counts new iterations only: {with:?}"
+    );
+    assert_eq!(play(true, 2).1, game, "the same game on two threads");
+    let (without, other) = play(false, 1);
+    assert!(without.iter().all(|d| d.1 == 0), "{without:?}");
+    assert_ne!(other, game, "keeping the tree changes what is played");
+
+    // Asked the same decision again (its choice not played), the bot does not take it
+    // for the next one.
+    let state = some_positions(4)
+        .into_iter()
+        .find(|s| s.to_move().seat().is_some() && s.legal_actions().len() > 3)
+        .expect("a decision with a choice");
+    let seat = state.to_move().seat().expect("found above");
+    let (view, legal) = (state.view(Some(seat)), state.legal_actions());
+    let mut mcts = Mcts::new(<Viktory as AiGame>::search_settings(MctsConfig {
+        budget: Budget::Iterations(48),
+        trees: 1,
+        threads: 1,
+        ..MctsConfig::default()
+    }));
+    for k in 0..2 {
+        Bot::<Viktory>::choose(&mut mcts, &view, &legal, &mut GameRng::from_u64(k));
+        assert_eq!(mcts.last.map(|l| l.reused), Some(0), "ask {k}");
+    }
+}
+
 /// Issue 29: a view tells which player turn it is in, as the state's turn marker does,
 /// for every seat, so that a bot can count what it thinks in each turn.
 #[test]
@@ -501,7 +589,7 @@ fn a_turn_that_spent_its_cap_thinks_no_more() {
     let view = state.view(Some(seat));
     let legal = state.legal_actions();
     let turn = ai::viktory::turn_marker(&state);
-    let clock = ai::TurnClock::new();
+    let clock = ai::TurnMemory::new();
     clock.add(turn, cap);
     let mut mcts = Mcts::new(MctsConfig {
         budget: Budget::Time(per_decision),
@@ -509,7 +597,7 @@ fn a_turn_that_spent_its_cap_thinks_no_more() {
         threads: 1,
         ..MctsConfig::default()
     });
-    mcts.clock = clock.clone();
+    mcts.memory = clock.clone();
     let i = Bot::<Viktory>::choose(&mut mcts, &view, &legal, &mut GameRng::from_u64(1));
     assert!(i < legal.len());
     let stats = mcts
@@ -518,7 +606,7 @@ fn a_turn_that_spent_its_cap_thinks_no_more() {
     assert_eq!(stats.iterations, 0, "the turn's cap is spent");
     assert!(clock.spent_in(turn) >= cap, "the decision is counted too");
     // The same decision in a turn not yet counted gets its share of the budget.
-    let fresh = ai::TurnClock::new();
+    let fresh = ai::TurnMemory::new();
     let Budget::Time(left) = fresh.cut(Budget::Time(per_decision), turn, cap) else {
         unreachable!("a time budget stays one")
     };

@@ -27,7 +27,8 @@ use viktory::Viktory;
 pub(crate) struct SimulateArgs {
     /// Bots, comma-separated: random, greedy, mcts, or a level (easy, normal, hard);
     /// `NAME:WEIGHTS` evaluates with other weights (VIKTORY: `hand`, `default`, or a
-    /// file from `hexwar tune`). Two bots with more than two players: the first against
+    /// file from `hexwar tune`); `fresh-NAME` (mcts, normal, hard) starts every
+    /// decision's search from a new tree, not the turn's kept one. Two bots with more than two players: the first against
     /// a field of the second.
     #[arg(long, default_value = "greedy,random", value_delimiter = ',')]
     bots: Vec<String>,
@@ -121,6 +122,23 @@ fn make_bot<G: AiGame>(name: &str, args: &SimulateArgs) -> Result<Box<dyn Bot<G>
         Some((base, spec)) => (base, Some(crate::tune::read_weights::<G>(spec)?)),
         None => (name, None),
     };
+    if let Some(searcher) = base.strip_prefix("fresh-") {
+        let config = match searcher {
+            "mcts" => mcts_config::<G>(args),
+            other => match other.parse::<Level>() {
+                Ok(level @ (Level::Normal | Level::Hard)) => {
+                    level.search::<G>(Duration::from_hours(1), args.trees.max(1))
+                }
+                _ => return Err(format!("fresh-{other}: only mcts, normal and hard search")),
+            },
+        };
+        let mut mcts = Mcts::new(MctsConfig {
+            reuse: false,
+            ..config
+        });
+        mcts.weights = weights;
+        return Ok(Box::new(mcts));
+    }
     Ok(match base {
         "random" if weights.is_some() => {
             return Err("the random bot has no evaluation to weigh".into());
@@ -131,12 +149,7 @@ fn make_bot<G: AiGame>(name: &str, args: &SimulateArgs) -> Result<Box<dyn Bot<G>
             ..Greedy::default()
         }),
         "mcts" => {
-            let mut mcts = Mcts::new(G::search_settings(MctsConfig {
-                budget: budget(args),
-                trees: args.trees.max(1),
-                threads: args.trees.max(1),
-                ..MctsConfig::default()
-            }));
+            let mut mcts = Mcts::new(mcts_config::<G>(args));
             mcts.weights = weights;
             Box::new(mcts)
         }
@@ -146,6 +159,16 @@ fn make_bot<G: AiGame>(name: &str, args: &SimulateArgs) -> Result<Box<dyn Bot<G>
                 .map_err(|e| format!("{e} (or greedy, mcts)"))?;
             level.bot_weighted::<G>(Duration::from_hours(1), args.trees.max(1), weights)
         }
+    })
+}
+
+/// The `mcts` bot's settings from the flags.
+fn mcts_config<G: AiGame>(args: &SimulateArgs) -> MctsConfig {
+    G::search_settings(MctsConfig {
+        budget: budget(args),
+        trees: args.trees.max(1),
+        threads: args.trees.max(1),
+        ..MctsConfig::default()
     })
 }
 
@@ -943,6 +966,26 @@ mod tests {
             assert!(tournament_of(entry.name()).is_some(), "{}", entry.name());
         }
         assert!(tournament_of("dice-race").is_none());
+    }
+
+    /// `fresh-NAME` is the search without the turn's kept tree (issue 29 measures what
+    /// keeping it gains); only searching bots have a tree.
+    #[test]
+    fn fresh_bots_start_every_search_anew() {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            args: SimulateArgs,
+        }
+        let cli = <Cli as clap::Parser>::parse_from(["simulate", "--iterations", "50"]);
+        let name = |bot: &str| make_bot::<Viktory>(bot, &cli.args).map(|b| b.name());
+        assert_eq!(name("normal"), Ok("mcts(250 ms)".into()));
+        assert_eq!(name("fresh-normal"), Ok("mcts(250 ms, fresh)".into()));
+        assert_eq!(name("fresh-hard:hand"), Ok("mcts(1000 ms, fresh)".into()));
+        assert_eq!(name("mcts"), Ok("mcts(50 it)".into()));
+        assert_eq!(name("fresh-mcts"), Ok("mcts(50 it, fresh)".into()));
+        assert!(name("fresh-easy").is_err());
+        assert!(name("fresh-random").is_err());
     }
 
     #[test]

@@ -79,18 +79,19 @@ impl ReadView for avl::Avl {
 pub struct LevelBot<G> {
     level: ai::Level,
     public_setup: Option<Value>,
-    clock: ai::TurnClock,
+    memory: ai::TurnMemory,
     game: std::marker::PhantomData<fn() -> G>,
 }
 
 impl<G> LevelBot<G> {
     /// The bot of `level`, for a game with this public setup ([`ReadView`]), counting
-    /// its thinking on the seat's `clock` ([`ai::AiGame::turn_cap`]).
-    pub fn new(level: ai::Level, public_setup: Option<Value>, clock: ai::TurnClock) -> Self {
+    /// the player turn in the seat's `memory` (its thinking time against
+    /// [`ai::AiGame::turn_cap`], and its search tree).
+    pub fn new(level: ai::Level, public_setup: Option<Value>, memory: ai::TurnMemory) -> Self {
         LevelBot {
             level,
             public_setup,
-            clock,
+            memory,
             game: std::marker::PhantomData,
         }
     }
@@ -108,9 +109,11 @@ impl<G: ReadView> Bot for LevelBot<G> {
         else {
             return 0;
         };
-        if actions.len() <= 1 {
+        if actions.is_empty() {
             return 0;
         }
+        // A forced decision too is the bot's (it returns at once), so that a search
+        // tree it keeps for the player turn follows the game.
         // Keep a margin for reading the answer back and submitting it.
         let time = deadline
             .saturating_duration_since(Instant::now())
@@ -118,7 +121,7 @@ impl<G: ReadView> Bot for LevelBot<G> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
         let mut bot = self
             .level
-            .bot_clocked::<G>(time, threads, None, self.clock.clone());
+            .bot_with_memory::<G>(time, threads, None, self.memory.clone());
         let mut seed = [0u8; 8];
         // Without OS randomness a fixed stream still gives a fair choice.
         let _ = getrandom::fill(&mut seed);
@@ -143,21 +146,21 @@ pub fn public_setup(mut setup: Value) -> Value {
 
 /// The bot for a level of a game family; levels the family has no bot for play
 /// randomly. `public_setup` is [`public_setup`] of the session's setup, for the families
-/// that need it ([`needs_setup`]); `clock` is the seat's thinking time in the player
-/// turn ([`ai::TurnClock`]).
+/// that need it ([`needs_setup`]); `memory` is what the seat's bot keeps of the player
+/// turn ([`ai::TurnMemory`]).
 pub fn for_level(
     game: &str,
     level: &str,
     public_setup: Option<Value>,
-    clock: ai::TurnClock,
+    memory: ai::TurnMemory,
 ) -> Box<dyn Bot> {
     match (game, level.parse::<ai::Level>()) {
         (_, Ok(ai::Level::Random) | Err(_)) => Box::new(RandomBot),
         (<viktory::Viktory as engine::Game>::NAME, Ok(level)) => {
-            Box::new(LevelBot::<viktory::Viktory>::new(level, None, clock))
+            Box::new(LevelBot::<viktory::Viktory>::new(level, None, memory))
         }
         (<avl::Avl as engine::Game>::NAME, Ok(level)) => {
-            Box::new(LevelBot::<avl::Avl>::new(level, public_setup, clock))
+            Box::new(LevelBot::<avl::Avl>::new(level, public_setup, memory))
         }
         _ => Box::new(RandomBot),
     }
@@ -207,7 +210,7 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
     if hub.shutting_down() {
         return Ok(false);
     }
-    let (seat, version, view, legal, level, game, setup, clock, decided) = {
+    let (seat, version, view, legal, level, game, setup, memory, decided) = {
         let mut guard = hub.lock(slot).await?;
         let Some(live) = guard.as_mut() else {
             return Ok(false);
@@ -233,7 +236,7 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
             level,
             game,
             needs_setup(game).then(|| public_setup(live.session.setup())),
-            live.bot_clocks
+            live.bot_memories
                 .get(usize::from(seat.0))
                 .cloned()
                 .unwrap_or_default(),
@@ -255,19 +258,29 @@ async fn play(hub: &Arc<Hub>, slot: &Arc<Slot>) -> Result<bool, ApiError> {
                 "a bot reached its decisions in this game turn; it ends every phase it can"
             );
         }
+        // Not the bot's choice: its kept tree no longer follows the game.
+        memory.forget_tree();
         let i = pass_choice(game, &legal).unwrap_or(0);
         legal[i].clone()
     } else {
-        let bot = for_level(game, &level, setup, clock);
+        let bot = for_level(game, &level, setup, memory.clone());
         choose(bot, view, legal, hub.config.bot_budget).await
     };
     match hub
         .submit(&slot.id, Submitter::Bot(seat), version, choice)
         .await
     {
-        // Someone else moved first (another process's bot): look again.
-        Ok(_) | Err(ApiError::Reject(protocol::RejectReason::StaleVersion { .. })) => Ok(true),
-        Err(e) => Err(e),
+        Ok(_) => Ok(true),
+        // Someone else moved first (another process's bot): the choice was not played,
+        // so the tree kept for it is of no use; look again.
+        Err(ApiError::Reject(protocol::RejectReason::StaleVersion { .. })) => {
+            memory.forget_tree();
+            Ok(true)
+        }
+        Err(e) => {
+            memory.forget_tree();
+            Err(e)
+        }
     }
 }
 
@@ -393,7 +406,7 @@ mod tests {
         let typed = avl::Avl::read_view(&view, Some(&public)).expect("a view");
         assert!(typed.rules().is_some());
         // Choosing the Soviet chits (3.0) involves no chance: greedy's choices are fixed.
-        let bot = for_level("avl", "easy", Some(public), ai::TurnClock::new());
+        let bot = for_level("avl", "easy", Some(public), ai::TurnMemory::new());
         let deadline = Instant::now() + Duration::from_mins(1);
         let mut state = state;
         let mut not_first = 0;

@@ -117,9 +117,10 @@ pub(crate) struct Live {
     /// The session's part of the state answers given at the current log version, by
     /// audience and whether it is to act ([`Live::shown`]).
     shown: Vec<(u64, Audience, bool, Arc<Shown>)>,
-    /// Per seat, the bot's thinking time in the current player turn, so that a turn's
-    /// cap holds across the bots built for each of its decisions ([`ai::TurnClock`]).
-    pub bot_clocks: Vec<ai::TurnClock>,
+    /// Per seat, what its bot keeps of the current player turn (its thinking time, so
+    /// that the turn's cap holds across the bots built for each of its decisions, and
+    /// its search tree: [`ai::TurnMemory`]).
+    pub bot_memories: Vec<ai::TurnMemory>,
     /// Per seat, the game turn its bot last decided in and how many decisions it made
     /// there ([`crate::config::Config::bot_turn_decisions`]).
     pub bot_decisions: Vec<(Option<u32>, u32)>,
@@ -158,8 +159,8 @@ impl Live {
             history: crate::replay::History::default(),
             advice: Vec::new(),
             shown: Vec::new(),
-            // One clock each (clones of a clock share it).
-            bot_clocks: (0..seat_count).map(|_| ai::TurnClock::new()).collect(),
+            // One memory each (clones of a memory share it).
+            bot_memories: (0..seat_count).map(|_| ai::TurnMemory::new()).collect(),
             bot_decisions: vec![(None, 0); usize::from(seat_count)],
         }
     }
