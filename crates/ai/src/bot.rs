@@ -142,6 +142,13 @@ impl TurnMemory {
         }
     }
 
+    /// Whether a tree is kept for player turn `turn` (what a caller that hands the
+    /// memory to its bots can check).
+    pub fn holds_tree(&self, turn: u64) -> bool {
+        let s = self.lock();
+        s.turn == Some(turn) && s.tree.is_some()
+    }
+
     /// Forgets the kept tree: the seat's next decision does not follow from the last
     /// one the bot searched (the server chose for it).
     pub fn forget_tree(&self) {
@@ -206,10 +213,12 @@ mod tests {
     fn a_kept_tree_lasts_one_turn() {
         let memory = TurnMemory::new();
         memory.keep_tree(4, Box::new(41u32));
+        assert!(memory.holds_tree(4) && !memory.holds_tree(5));
         assert!(memory.take_tree(5).is_none(), "another turn");
         let tree = memory.take_tree(4).expect("kept in turn 4");
         assert_eq!(tree.downcast_ref::<u32>(), Some(&41));
         assert!(memory.take_tree(4).is_none(), "taken once");
+        assert!(!memory.holds_tree(4));
 
         memory.keep_tree(4, Box::new(42u32));
         memory.add(4, Duration::from_millis(3));

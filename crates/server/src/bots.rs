@@ -382,6 +382,65 @@ mod tests {
         assert_eq!(pass_choice("dice-race", &[end]), None);
     }
 
+    /// A served `normal` bot keeps its search tree in the seat's memory from decision to
+    /// decision of its player turn (issue 29), through the JSON the server hands it:
+    /// VIKTORY classic, the bot in seat 0 against greedy for four game turns.
+    #[test]
+    fn a_served_bot_keeps_its_tree_through_the_turn() {
+        let setup = viktory::Viktory::new_setup(&engine::NewGame {
+            preset: Some("classic".into()),
+            players: Some(2),
+            options: serde_json::Map::new(),
+        })
+        .expect("a setup");
+        let mut state = viktory::Viktory::from_setup(&setup).expect("a game");
+        let memory = ai::TurnMemory::new();
+        let mut rng = engine::GameRng::from_u64(3);
+        let (mut searched, mut kept) = (0, 0);
+        for _ in 0..3_000 {
+            if state.turn().number > 4 {
+                break;
+            }
+            let seat = match state.to_move() {
+                engine::ToMove::Over(_) => break,
+                engine::ToMove::Chance => {
+                    let a = state.sample_chance(&mut rng);
+                    state.apply_unchecked(a);
+                    continue;
+                }
+                engine::ToMove::Seat(seat) => seat,
+            };
+            let legal = state.legal_actions();
+            let view = state.view(Some(seat));
+            let i = if seat == engine::Seat(0) {
+                let bot = for_level("viktory", "normal", None, memory.clone());
+                let json: Vec<Value> = legal.iter().map(|a| serde_json::json!(a)).collect();
+                // The level's own budget (250 ms a decision, shared over the turn).
+                let deadline = Instant::now() + Duration::from_secs(2);
+                let i = bot.choose(&serde_json::json!(view), &json, deadline);
+                let turn = ai::viktory::turn_marker(&state);
+                if legal.len() > 1 {
+                    searched += 1;
+                    kept += usize::from(memory.holds_tree(turn));
+                }
+                i
+            } else {
+                ai::Bot::<viktory::Viktory>::choose(
+                    &mut ai::Greedy::default(),
+                    &view,
+                    &legal,
+                    &mut rng,
+                )
+            };
+            state.apply_unchecked(legal[i]);
+        }
+        // A tree is kept where the action played was tried twice or more (its node
+        // has children); not after every decision of a slow (debug) build.
+        assert!(searched > 10, "{searched} decisions with a choice");
+        assert!(kept > 0, "no tree kept after {searched} decisions");
+        eprintln!("a tree kept after {kept} of {searched} decisions with a choice");
+    }
+
     /// An A Victory Lost bot reads the rules from the public setup (never the position,
     /// which holds the other side's chits) and then plays as the `ai` crate's bot does.
     #[test]
