@@ -92,6 +92,22 @@ impl Hex {
         Direction::ALL.map(|d| self.neighbor(d))
     }
 
+    /// The six adjacent hexes in the order of [`Ord`] (reading order: the row above west
+    /// to east, then west and east, then the row below), so that lists built from them
+    /// need no sorting.
+    ///
+    /// ```
+    /// use hexmap::Hex;
+    /// let mut sorted = Hex::new(2, -1).neighbors();
+    /// sorted.sort();
+    /// assert_eq!(Hex::new(2, -1).neighbors_in_order(), sorted);
+    /// ```
+    #[inline]
+    pub fn neighbors_in_order(self) -> [Hex; 6] {
+        use Direction::{E, NE, NW, SE, SW, W};
+        [NW, NE, W, E, SW, SE].map(|d| self.neighbor(d))
+    }
+
     /// The direction from `self` to `other` when they are adjacent, otherwise `None`
     /// (also `None` for `self == other`).
     pub fn direction_to(self, other: Hex) -> Option<Direction> {
@@ -408,6 +424,17 @@ mod tests {
 
     fn h(q: i32, r: i32) -> Hex {
         Hex::new(q, r)
+    }
+
+    #[test]
+    fn neighbors_in_order_are_the_neighbors_sorted() {
+        for q in -4..=4 {
+            for r in -4..=4 {
+                let mut sorted = h(q, r).neighbors();
+                sorted.sort();
+                assert_eq!(h(q, r).neighbors_in_order(), sorted, "{}", h(q, r));
+            }
+        }
     }
 
     #[test]

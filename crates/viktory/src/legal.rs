@@ -7,8 +7,8 @@ use hexmap::{Grid, Hex};
 use crate::action::Action;
 use crate::board::Terrain;
 use crate::rules::{
-    battle, building, capital, casualties, customization, exploration, fog, movement, opening,
-    reserve, sequence, subjugation,
+    battle, bombard, building, capital, casualties, customization, exploration, fog, movement,
+    opening, reserve, sequence, subjugation,
 };
 use crate::state::{BattleStep, Stage, Viktory};
 use crate::unit::UnitKind;
@@ -39,12 +39,21 @@ pub fn legal_actions(s: &Viktory) -> Vec<Action> {
     }
 }
 
-/// The sorted union (with repeats) of two sorted lists, in one pass.
-fn merge_sorted(a: Vec<Action>, b: Vec<Action>) -> Vec<Action> {
+/// The sorted union (with repeats) of two sorted lists, in one pass; a few into many
+/// in place.
+fn merge_sorted(a: Vec<Action>, mut b: Vec<Action>) -> Vec<Action> {
     if b.is_empty() {
         return a;
     }
     if a.is_empty() {
+        return b;
+    }
+    if a.len() <= 8 {
+        // In the movement phase: the end of the phase and a few others into the moves.
+        for x in a {
+            let i = b.partition_point(|y| *y < x);
+            b.insert(i, x);
+        }
         return b;
     }
     let mut out = Vec::with_capacity(a.len() + b.len());
@@ -389,11 +398,6 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                     .iter()
                     .map(|&hex| Action::Fight { hex }),
             );
-            let own_towns: Vec<Hex> = s
-                .towns()
-                .filter(|(_, t)| t.owner == seat)
-                .map(|(h, _)| h)
-                .collect();
             // Road ends: own towns and, with subjugation, Alliance partners' (15.64).
             let road_towns: Vec<Hex> = s
                 .towns()
@@ -402,6 +406,14 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 .collect();
             let mut dests: Vec<Hex> = Vec::with_capacity(12);
             let switch = movement::Switch::now(s);
+            // Every unit in a town asks for the same roads out of it.
+            let mut known_roads = movement::Roads::default();
+            // Outside 15.3's pending choice (which `check` asks about first), a
+            // bombardment is legal exactly when its own rules allow it.
+            let exact = s.balance.is_none();
+            // Kept apart from the moves and put after them: `Bombard` sorts after `Move`.
+            let mut bombards: Vec<Action> = Vec::new();
+            let mut targets: Vec<Hex> = Vec::new();
             for u in s.units.iter().filter(|u| u.owner == seat) {
                 if let Some(f) = u.aboard {
                     if let Some(fr) = s.unit(f) {
@@ -419,27 +431,34 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 // with the same rule functions `check` uses (so the two agree).
                 if movement::can_move_on(s, u, &switch) {
                     let land = u.kind.is_land();
-                    let steps = u
-                        .hex
-                        .neighbors()
-                        .into_iter()
-                        .filter(|&to| match s.terrain(to) {
-                            // Road/Ferry Network: land units cross ferries too.
-                            Some(t) if land => t.is_land() || s.rules.road_ferry_network,
-                            Some(Terrain::Water) => true,
-                            Some(_) => own_towns.contains(&to),
-                            None => false,
-                        });
-                    let roads = road_towns.iter().copied().filter(|t| {
-                        land && road_towns.contains(&u.hex) && (2..=3).contains(&t.distance(u.hex))
-                    });
+                    // In sorted order, so that only road moves make the list need sorting.
+                    let steps =
+                        u.hex
+                            .neighbors_in_order()
+                            .into_iter()
+                            .filter(|&to| match s.terrain(to) {
+                                // Road/Ferry Network: land units cross ferries too.
+                                Some(t) if land => t.is_land() || s.rules.road_ferry_network,
+                                Some(Terrain::Water) => true,
+                                Some(_) => s.town(to).is_some_and(|t| t.owner == seat),
+                                None => false,
+                            });
                     dests.clear();
-                    dests.extend(
-                        steps
-                            .chain(roads)
-                            .filter(|&to| movement::can_step(s, u, to)),
-                    );
-                    dests.sort_unstable();
+                    dests.extend(steps.filter(|&to| movement::can_step(s, u, to)));
+                    // Roads run between road ends only (9.13, R-11).
+                    if land && road_towns.contains(&u.hex) {
+                        let steps = dests.len();
+                        dests.extend(
+                            road_towns
+                                .iter()
+                                .copied()
+                                .filter(|t| (2..=3).contains(&t.distance(u.hex)))
+                                .filter(|&to| movement::can_step_on(s, u, to, &mut known_roads)),
+                        );
+                        if dests.len() > steps {
+                            dests.sort_unstable();
+                        }
+                    }
                     checked.extend(dests.iter().map(|&to| Action::Move { unit: u.id, to }));
                     if s.rules.cavalry_characteristics && u.kind == UnitKind::Cavalry {
                         v.extend(
@@ -474,20 +493,27 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                     let range = u32::from(s.rules.bombard_range);
                     // Each enemy hex once, however many units stand in it (each
                     // candidate is checked whole).
-                    let mut targets: Vec<Hex> = s
-                        .units
-                        .iter()
-                        .filter(|e| e.owner != seat && e.aboard.is_none())
-                        .filter(|e| (1..=range).contains(&e.hex.distance(u.hex)))
-                        .map(|e| e.hex)
-                        .collect();
+                    targets.clear();
+                    targets.extend(
+                        s.units
+                            .iter()
+                            .filter(|e| e.owner != seat && e.aboard.is_none())
+                            .filter(|e| (1..=range).contains(&e.hex.distance(u.hex)))
+                            .map(|e| e.hex),
+                    );
                     targets.sort_unstable();
                     targets.dedup();
-                    v.extend(
-                        targets
-                            .into_iter()
-                            .map(|target| Action::Bombard { unit: u.id, target }),
-                    );
+                    if exact {
+                        targets.retain(|&target| bombard::allows(s, u, target, &switch));
+                    }
+                    let these = targets
+                        .iter()
+                        .map(|&target| Action::Bombard { unit: u.id, target });
+                    if exact {
+                        bombards.extend(these);
+                    } else {
+                        v.extend(these);
+                    }
                 }
                 // Only a unit that has not moved or acted may board (9.43).
                 if u.kind.is_land()
@@ -506,6 +532,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                     }
                 }
             }
+            checked.append(&mut bombards);
             v
         }
         Stage::Place | Stage::BuildAndPlace => {

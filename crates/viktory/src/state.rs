@@ -1325,6 +1325,11 @@ impl Viktory {
         self.cell(hex).and_then(|c| c.terrain)
     }
 
+    /// Revealed terrain on the hex of board index `i` (below the board's length).
+    pub(crate) fn terrain_at_index(&self, i: usize) -> Option<Terrain> {
+        self.cells[i].terrain
+    }
+
     /// The town or city at `hex`.
     pub fn town(&self, hex: Hex) -> Option<Town> {
         self.town_slot(hex).map(|i| self.towns[i].1)
@@ -1474,8 +1479,23 @@ impl Viktory {
             .is_some_and(|&bits| bits & !(1u8 << seat.0) != 0)
     }
 
+    /// Rebuilds the occupancy cache of `hexes` alone from the units: after a change
+    /// that touched only units on those hexes (a move from one to the other).
+    pub(crate) fn refresh_occupancy_at(&mut self, hexes: &[Hex]) {
+        for &hex in hexes {
+            let bits = self
+                .units
+                .iter()
+                .filter(|u| u.aboard.is_none() && u.hex == hex)
+                .fold(0u8, |bits, u| bits | 1u8 << u.owner.0);
+            if let Some(b) = self.occupancy.get_hex_mut(&self.board, hex) {
+                *b = bits;
+            }
+        }
+    }
+
     /// Rebuilds the occupancy cache from the units. Every change to a unit's hex, its
-    /// cargo status, or the set of units calls this.
+    /// cargo status, or the set of units calls this (or [`Self::refresh_occupancy_at`]).
     pub(crate) fn refresh_occupancy(&mut self) {
         for bits in &mut self.occupancy {
             *bits = 0;

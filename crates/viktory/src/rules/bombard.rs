@@ -5,11 +5,11 @@
 use hexmap::Hex;
 
 use crate::board::Terrain;
-use crate::error::{RuleError, refuse};
+use crate::error::RuleError;
 use crate::event::Event;
 use crate::rules::{casualties, fog, movement, subjugation};
 use crate::state::{Bombardment, Viktory};
-use crate::unit::{UnitId, UnitKind};
+use crate::unit::{Unit, UnitId, UnitKind};
 
 /// Rule 11.2: forest, mountain and any town or city block line of sight; so does a
 /// face-down hex, whose terrain nobody knows (H-10).
@@ -65,78 +65,142 @@ pub fn target_owner(s: &Viktory, target: Hex, attacker: engine::Seat) -> Option<
 /// Rule 11.0: may `unit` bombard `target` now?
 pub fn check(s: &Viktory, unit: UnitId, target: Hex) -> Result<(), RuleError> {
     let u = movement::own_unit(s, unit)?;
+    match refusal(s, u, target, &movement::Switch::now(s)) {
+        None => Ok(()),
+        Some(why) => Err(why.error(s, u, target)),
+    }
+}
+
+/// Whether [`check`] lets the active player's unit `u` bombard `target`: the same rules,
+/// without writing a refusal, the position's [`movement::Switch`] worked out once (for
+/// legal actions, which try every unit at every target in range).
+pub(crate) fn allows(s: &Viktory, u: &Unit, target: Hex, switch: &movement::Switch) -> bool {
+    refusal(s, u, target, switch).is_none()
+}
+
+/// Why [`check`] refuses a bombardment, before the message is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    Transported,
+    InPort,
+    CannotBombard,
+    Switch(movement::Wait),
+    Ashore,
+    Reorganizing,
+    Attacked,
+    BattlePending,
+    Range,
+    NotInSight,
+    NoTarget,
+    LineOfSight,
+}
+
+impl Refusal {
+    /// The refusal as [`check`] reports it for `u` bombarding `target`.
+    fn error(self, s: &Viktory, u: &Unit, target: Hex) -> RuleError {
+        let unit = u.id;
+        let (code, rule, message) = match self {
+            Self::Transported => (
+                "transported",
+                "9.44",
+                format!("artillery {unit} is transported this turn and cannot bombard"),
+            ),
+            Self::InPort => (
+                "in_port",
+                "9.32",
+                "a frigate cannot bombard from a port".into(),
+            ),
+            Self::CannotBombard => (
+                "cannot_bombard",
+                "11.0",
+                "only artillery and frigates bombard".into(),
+            ),
+            Self::Switch(wait) => return wait.error(),
+            Self::Ashore => return movement::ashore_refusal(u),
+            Self::Reorganizing => return subjugation::check_may_attack_refusal(),
+            Self::Attacked => (
+                "attacked",
+                "10.6",
+                format!("unit {unit} has already attacked this turn"),
+            ),
+            // H-9: a unit that entered a battle hex is committed to that battle.
+            Self::BattlePending => (
+                "battle_pending",
+                "10.6",
+                format!("unit {unit} is committed to the battle in its hex"),
+            ),
+            Self::Range => (
+                "range",
+                "11.0",
+                format!("{target} is not 1 to {} hexes away", s.rules.bombard_range),
+            ),
+            Self::NotInSight => (
+                "not_in_sight",
+                "Dark",
+                format!("you cannot see into {target}"),
+            ),
+            Self::NoTarget => (
+                "no_target",
+                "11.0",
+                format!("{target} holds no enemy units a bombardment can hit"),
+            ),
+            Self::LineOfSight => (
+                "line_of_sight",
+                "11.2",
+                format!("blocking terrain lies between {} and {target}", u.hex),
+            ),
+        };
+        RuleError::new(code, rule, message)
+    }
+}
+
+/// The rules of [`check`] for the active player's unit `u`, in its order: the first
+/// that refuses the bombardment.
+fn refusal(s: &Viktory, u: &Unit, target: Hex, switch: &movement::Switch) -> Option<Refusal> {
+    use Refusal as R;
     match u.kind {
         UnitKind::Artillery => {
             // Artillery Characteristics: it may bombard after being transported.
             if u.is_cargo() || (u.transported && !s.rules.artillery_characteristics) {
-                return refuse(
-                    "transported",
-                    "9.44",
-                    format!("artillery {unit} is transported this turn and cannot bombard"),
-                );
+                return Some(R::Transported);
             }
         }
         UnitKind::Frigate => {
             if s.terrain(u.hex).is_some_and(Terrain::is_land) {
-                return refuse("in_port", "9.32", "a frigate cannot bombard from a port");
+                return Some(R::InPort);
             }
         }
-        _ => {
-            return refuse(
-                "cannot_bombard",
-                "11.0",
-                "only artillery and frigates bombard",
-            );
-        }
+        _ => return Some(R::CannotBombard),
     }
-    movement::check_switch(s, unit)?;
-    movement::check_ashore(s, u)?;
-    subjugation::check_may_attack(s, u.owner)?;
+    if let Some(wait) = switch.wait_for(u.id) {
+        return Some(R::Switch(wait));
+    }
+    if movement::afloat_on_ferry(s, u) {
+        return Some(R::Ashore);
+    }
+    if !subjugation::may_attack(s, u.owner) {
+        return Some(R::Reorganizing);
+    }
     if u.attacked {
-        return refuse(
-            "attacked",
-            "10.6",
-            format!("unit {unit} has already attacked this turn"),
-        );
+        return Some(R::Attacked);
     }
     if s.turn.pending_battles.contains(&u.hex) {
-        // H-9: a unit that entered a battle hex is committed to that battle.
-        return refuse(
-            "battle_pending",
-            "10.6",
-            format!("unit {unit} is committed to the battle in its hex"),
-        );
+        return Some(R::BattlePending);
     }
     let d = u.hex.distance(target);
     if d == 0 || d > u32::from(s.rules.bombard_range) {
-        return refuse(
-            "range",
-            "11.0",
-            format!("{target} is not 1 to {} hexes away", s.rules.bombard_range),
-        );
+        return Some(R::Range);
     }
     if !fog::sees(s, u.owner, target) {
-        return refuse(
-            "not_in_sight",
-            "Dark",
-            format!("you cannot see into {target}"),
-        );
+        return Some(R::NotInSight);
     }
     if target_owner(s, target, u.owner).is_none() {
-        return refuse(
-            "no_target",
-            "11.0",
-            format!("{target} holds no enemy units a bombardment can hit"),
-        );
+        return Some(R::NoTarget);
     }
     if !line_of_sight(s, u.hex, target) {
-        return refuse(
-            "line_of_sight",
-            "11.2",
-            format!("blocking terrain lies between {} and {target}", u.hex),
-        );
+        return Some(R::LineOfSight);
     }
-    Ok(())
+    None
 }
 
 /// Declares the bombardment; the die is rolled next (a chance node).
@@ -199,5 +263,148 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
             }
             None => false,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::refuse;
+    use engine::{Game, GameRng, ToMove};
+
+    /// [`check`] as it was written before its rules were listed in [`refusal`] (issue
+    /// 28): each rule in turn, writing its refusal as it goes.
+    fn check_reference(s: &Viktory, unit: UnitId, target: Hex) -> Result<(), RuleError> {
+        let u = movement::own_unit(s, unit)?;
+        match u.kind {
+            UnitKind::Artillery => {
+                if u.is_cargo() || (u.transported && !s.rules.artillery_characteristics) {
+                    return refuse(
+                        "transported",
+                        "9.44",
+                        format!("artillery {unit} is transported this turn and cannot bombard"),
+                    );
+                }
+            }
+            UnitKind::Frigate => {
+                if s.terrain(u.hex).is_some_and(Terrain::is_land) {
+                    return refuse("in_port", "9.32", "a frigate cannot bombard from a port");
+                }
+            }
+            _ => {
+                return refuse(
+                    "cannot_bombard",
+                    "11.0",
+                    "only artillery and frigates bombard",
+                );
+            }
+        }
+        movement::tests::check_switch_reference(s, unit)?;
+        movement::check_ashore(s, u)?;
+        subjugation::check_may_attack(s, u.owner)?;
+        if u.attacked {
+            return refuse(
+                "attacked",
+                "10.6",
+                format!("unit {unit} has already attacked this turn"),
+            );
+        }
+        if s.turn.pending_battles.contains(&u.hex) {
+            return refuse(
+                "battle_pending",
+                "10.6",
+                format!("unit {unit} is committed to the battle in its hex"),
+            );
+        }
+        let d = u.hex.distance(target);
+        if d == 0 || d > u32::from(s.rules.bombard_range) {
+            return refuse(
+                "range",
+                "11.0",
+                format!("{target} is not 1 to {} hexes away", s.rules.bombard_range),
+            );
+        }
+        if !fog::sees(s, u.owner, target) {
+            return refuse(
+                "not_in_sight",
+                "Dark",
+                format!("you cannot see into {target}"),
+            );
+        }
+        if target_owner(s, target, u.owner).is_none() {
+            return refuse(
+                "no_target",
+                "11.0",
+                format!("{target} holds no enemy units a bombardment can hit"),
+            );
+        }
+        if !line_of_sight(s, u.hex, target) {
+            return refuse(
+                "line_of_sight",
+                "11.2",
+                format!("blocking terrain lies between {} and {target}", u.hex),
+            );
+        }
+        Ok(())
+    }
+
+    /// `check` refuses exactly as it did, word for word, and `allows` answers as
+    /// `check`, for every unit (and a unit id no unit has) at every hex within three of
+    /// it, at every decision of seeded random games whose rules touch bombardment:
+    /// classic, Dark with independent exploration, the Expansion's frigates, artillery
+    /// and ferries, and range 3 with line of sight along the line.
+    #[test]
+    fn bombard_checks_agree_with_the_reference() {
+        let game = |preset: &str, on: &[&str]| crate::rules::fog::tests::game(preset, 3, on, 14);
+        let mut long = game("classic", &[]);
+        long.rules.bombard_range = 3;
+        let games = [
+            game("classic", &[]),
+            game("online", &["dark", "independent_exploration"]),
+            game(
+                "expansion",
+                &[
+                    "frigate_characteristics",
+                    "artillery_characteristics",
+                    "road_ferry_network",
+                    "subjugation",
+                ],
+            ),
+            long,
+        ];
+        let (mut asked, mut allowed) = (0, 0);
+        for (g, first) in games.iter().enumerate() {
+            for seed in 0..4 {
+                let mut s = first.clone();
+                let mut rng = GameRng::from_u64(seed * 17 + g as u64);
+                while !s.to_move().is_over() {
+                    if matches!(s.to_move(), ToMove::Seat(_)) {
+                        let switch = movement::Switch::now(&s);
+                        let ids = s.units.iter().map(|u| u.id).chain([UnitId(u16::MAX)]);
+                        for id in ids.collect::<Vec<_>>() {
+                            let from = s.unit(id).map_or(Hex::ORIGIN, |u| u.hex);
+                            for target in from.range(3) {
+                                let at = format!("game {g}, seed {seed}, unit {id}, {target}");
+                                let now = check(&s, id, target);
+                                assert_eq!(now, check_reference(&s, id, target), "{at}");
+                                if let Ok(u) = movement::own_unit(&s, id) {
+                                    assert_eq!(allows(&s, u, target, &switch), now.is_ok(), "{at}");
+                                }
+                                asked += 1;
+                                allowed += usize::from(now.is_ok());
+                            }
+                        }
+                    }
+                    let action = if s.to_move() == ToMove::Chance {
+                        s.sample_chance(&mut rng)
+                    } else {
+                        let legal = s.legal_actions();
+                        legal[rng.below(legal.len() as u32) as usize]
+                    };
+                    s.apply(action).expect("a legal action applies");
+                }
+            }
+        }
+        assert!(allowed > 200, "{allowed} of {asked} bombardments allowed");
     }
 }

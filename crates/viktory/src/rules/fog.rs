@@ -213,7 +213,14 @@ pub fn explored(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 
 /// The terrain at `hex` as `seat` knows it.
 pub fn known_terrain(s: &Viktory, seat: Seat, hex: Hex) -> Option<Terrain> {
-    let terrain = s.terrain(hex);
+    let i = hexmap::Board::index(&s.board, hex)?;
+    known_terrain_at(s, seat, hex, i)
+}
+
+/// [`known_terrain`] of `hex`, whose board index is `i` (below the board's length).
+#[inline]
+pub(crate) fn known_terrain_at(s: &Viktory, seat: Seat, hex: Hex, i: usize) -> Option<Terrain> {
+    let terrain = s.terrain_at_index(i);
     match &s.fog {
         Some(_) if s.rules.independent_exploration => terrain.filter(|_| explored(s, seat, hex)),
         // Otherwise explored means revealed: the terrain itself is the answer.

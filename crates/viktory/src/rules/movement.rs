@@ -29,42 +29,15 @@ pub fn check_port_clear(s: &Viktory) -> Result<(), RuleError> {
 /// which a frigate in port may not do (9.32), nor a unit passing through an Alliance
 /// hex (15.64).
 pub fn check_switch(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
-    if let Some(f) = on_ferry(s)
-        && f != unit
-    {
-        return refuse(
-            "on_ferry",
-            "Expansion",
-            format!("unit {f} is on a ferry and must go ashore first"),
-        );
-    }
-    match (
-        frigate_in_port(s),
-        subjugation::unit_in_transit(s),
-        cavalry_passing(s),
-    ) {
-        (Some(f), _, _) if f != unit => refuse(
-            "frigate_in_port",
-            "9.32",
-            format!("frigate {f} is in port and must leave it first"),
-        ),
-        (_, Some(t), _) if t != unit => refuse(
-            "alliance_transit",
-            "15.64",
-            format!("unit {t} cannot stop in an Alliance hex and must move on first"),
-        ),
-        (_, _, Some(c)) if c != unit => refuse(
-            "riding_through",
-            "Expansion",
-            format!("cavalry {c} is riding through an enemy hex and must move on first"),
-        ),
-        _ => Ok(()),
-    }
+    Switch::now(s)
+        .wait_for(unit)
+        .map_or(Ok(()), |w| Err(w.error()))
 }
 
 /// The units [`check_switch`] makes every other unit wait for, worked out once for a
 /// search over many units (legal moves): a unit on a ferry, a frigate in port, a unit
-/// passing through an Alliance hex, cavalry riding through an enemy hex.
+/// passing through an Alliance hex, cavalry riding through an enemy hex, in the order
+/// `check_switch` names them.
 pub(crate) struct Switch([Option<UnitId>; 4]);
 
 impl Switch {
@@ -81,6 +54,52 @@ impl Switch {
     /// Whether [`check_switch`] lets `unit` act: every unit waited for is `unit` itself.
     pub(crate) fn allows(&self, unit: UnitId) -> bool {
         self.0.iter().flatten().all(|&f| f == unit)
+    }
+
+    /// What [`check_switch`] makes `unit` wait for: the first unit waited for that is
+    /// another.
+    pub(crate) fn wait_for(&self, unit: UnitId) -> Option<Wait> {
+        self.0.iter().enumerate().find_map(|(why, w)| {
+            w.filter(|&w| w != unit)
+                .map(|waiting| Wait { why, unit: waiting })
+        })
+    }
+}
+
+/// A unit the others wait for, and why: the index of its wait in [`Switch`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Wait {
+    why: usize,
+    unit: UnitId,
+}
+
+impl Wait {
+    /// [`check_switch`]'s refusal.
+    pub(crate) fn error(self) -> RuleError {
+        let waiting = self.unit;
+        let (code, rule, message) = match self.why {
+            0 => (
+                "on_ferry",
+                "Expansion",
+                format!("unit {waiting} is on a ferry and must go ashore first"),
+            ),
+            1 => (
+                "frigate_in_port",
+                "9.32",
+                format!("frigate {waiting} is in port and must leave it first"),
+            ),
+            2 => (
+                "alliance_transit",
+                "15.64",
+                format!("unit {waiting} cannot stop in an Alliance hex and must move on first"),
+            ),
+            _ => (
+                "riding_through",
+                "Expansion",
+                format!("cavalry {waiting} is riding through an enemy hex and must move on first"),
+            ),
+        };
+        RuleError::new(code, rule, message)
     }
 }
 
@@ -114,9 +133,15 @@ pub fn own_unit(s: &Viktory, id: UnitId) -> Result<&Unit, RuleError> {
 /// town's own hex or one next to a town, explored, not pillaged, and not contested (next
 /// to an enemy town or city) unless one of the moving player's units began the turn in
 /// it (the pathfinder).
+#[inline]
 pub fn network_hex(s: &Viktory, seat: Seat, hex: Hex) -> bool {
-    if !s.rules.road_ferry_network
-        || crate::rules::fog::known_terrain(s, seat, hex).is_none()
+    // Asked of every step: the rule's switch first, without a call.
+    s.rules.road_ferry_network && usable_network_hex(s, seat, hex)
+}
+
+/// [`network_hex`] with the Road/Ferry Network in play.
+fn usable_network_hex(s: &Viktory, seat: Seat, hex: Hex) -> bool {
+    if crate::rules::fog::known_terrain(s, seat, hex).is_none()
         || crate::rules::pillage::pillaged(s, hex)
     {
         return false;
@@ -135,8 +160,10 @@ pub fn network_hex(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 
 /// Road/Ferry Network: a land unit's step from one usable network hex to the next
 /// (never into a battle).
+#[inline]
 fn road_step(s: &Viktory, u: &Unit, to: Hex) -> bool {
-    u.kind.is_land()
+    s.rules.road_ferry_network
+        && u.kind.is_land()
         && u.hex.distance(to) == 1
         && network_hex(s, u.owner, u.hex)
         && network_hex(s, u.owner, to)
@@ -167,14 +194,25 @@ fn can_go_ashore(s: &Viktory, u: &Unit, to: Hex) -> bool {
 /// Road/Ferry Network: a land unit on a ferry only moves on (it may not end its move on
 /// the water, so it bombards, pillages or boards nothing from there).
 pub fn check_ashore(s: &Viktory, u: &Unit) -> Result<(), RuleError> {
-    if u.kind.is_land() && u.aboard.is_none() && s.terrain(u.hex).is_some_and(|t| !t.is_land()) {
-        return refuse(
-            "on_ferry",
-            "Expansion",
-            format!("unit {} is on a ferry and must go ashore first", u.id),
-        );
+    if afloat_on_ferry(s, u) {
+        return Err(ashore_refusal(u));
     }
     Ok(())
+}
+
+/// [`check_ashore`]'s refusal of `u`.
+pub(crate) fn ashore_refusal(u: &Unit) -> RuleError {
+    RuleError::new(
+        "on_ferry",
+        "Expansion",
+        format!("unit {} is on a ferry and must go ashore first", u.id),
+    )
+}
+
+/// Road/Ferry Network: whether the land unit `u` stands on a ferry (water), where
+/// [`check_ashore`] refuses it anything but moving on.
+pub(crate) fn afloat_on_ferry(s: &Viktory, u: &Unit) -> bool {
+    u.kind.is_land() && u.aboard.is_none() && s.terrain(u.hex).is_some_and(|t| !t.is_land())
 }
 
 /// Road/Ferry Network: the moving land unit is on a ferry (water) and must go ashore
@@ -185,8 +223,7 @@ pub fn on_ferry(s: &Viktory) -> Option<UnitId> {
     }
     let id = s.turn.moving?;
     let u = s.unit(id)?;
-    (u.kind.is_land() && u.aboard.is_none() && s.terrain(u.hex).is_some_and(|t| !t.is_land()))
-        .then_some(id)
+    afloat_on_ferry(s, u).then_some(id)
 }
 
 /// Cavalry Characteristics: the moving cavalry stands in an enemy hex it is riding
@@ -323,6 +360,25 @@ pub fn road_between(s: &Viktory, seat: Seat, from: Hex, to: Hex) -> bool {
     short_path(from, to, |h| road_hex(s, seat, h))
 }
 
+/// [`road_between`]'s answers kept for a search that asks for the same roads again and
+/// again in one position (legal moves: every unit in a town asks for the roads out of
+/// it; the Dark reach). Kept only while the position does not change.
+#[derive(Debug, Default)]
+pub(crate) struct Roads(Vec<(Seat, Hex, Hex, bool)>);
+
+impl Roads {
+    /// [`road_between`], from the answers kept when it was asked before.
+    fn between(&mut self, s: &Viktory, seat: Seat, from: Hex, to: Hex) -> bool {
+        let key = (seat, from, to);
+        if let Some(&(.., road)) = self.0.iter().find(|&&(q, f, t, _)| (q, f, t) == key) {
+            return road;
+        }
+        let road = road_between(s, seat, from, to);
+        self.0.push((seat, from, to, road));
+        road
+    }
+}
+
 /// Whether `a` and `b`, 2 or 3 hexes apart, are joined by a path of 2 or 3 steps whose
 /// hexes between them all pass `ok` (roads, R-11; building reach, R-7).
 pub fn short_path(a: Hex, b: Hex, ok: impl Fn(Hex) -> bool) -> bool {
@@ -427,7 +483,7 @@ fn mover_refusal(s: &Viktory, u: &Unit) -> Option<MoverRefusal> {
 
 /// Rule 9.1–9.32, 12.2: whether a unit free to move may step (or take a road) to `to`.
 pub fn check_step(s: &Viktory, u: &Unit, to: Hex) -> Result<(), RuleError> {
-    match step_refusal(s, u, to) {
+    match step_refusal(s, u, to, None) {
         None => Ok(()),
         Some(why) => Err(why.error(u, to)),
     }
@@ -436,7 +492,13 @@ pub fn check_step(s: &Viktory, u: &Unit, to: Hex) -> Result<(), RuleError> {
 /// Whether [`check_step`] allows the step: the same rules, without building the
 /// refusal's message (for searches that try many steps: legal moves, Dark sight).
 pub fn can_step(s: &Viktory, u: &Unit, to: Hex) -> bool {
-    step_refusal(s, u, to).is_none()
+    step_refusal(s, u, to, None).is_none()
+}
+
+/// [`can_step`], with the roads asked about kept in `roads` for the next steps tried in
+/// the same position.
+pub(crate) fn can_step_on(s: &Viktory, u: &Unit, to: Hex, roads: &mut Roads) -> bool {
+    step_refusal(s, u, to, Some(roads)).is_none()
 }
 
 /// Why [`check_step`] refuses a step, before the message is written.
@@ -521,23 +583,32 @@ impl StepRefusal {
     }
 }
 
-/// The rules of [`check_step`], in its order: the first that refuses the step.
-fn step_refusal(s: &Viktory, u: &Unit, to: Hex) -> Option<StepRefusal> {
+/// The rules of [`check_step`], in its order: the first that refuses the step. Roads
+/// are looked up in `roads` when given.
+fn step_refusal(s: &Viktory, u: &Unit, to: Hex, roads: Option<&mut Roads>) -> Option<StepRefusal> {
     use StepRefusal as R;
     let seat = u.owner;
-    let Some(terrain) = crate::rules::fog::known_terrain(s, seat, to) else {
+    // The hex's index once, for its terrain and its enemies.
+    let Some(i) = hexmap::Board::index(&s.board, to) else {
+        return Some(R::Unexplored);
+    };
+    let Some(terrain) = crate::rules::fog::known_terrain_at(s, seat, to, i) else {
         return Some(R::Unexplored);
     };
     let distance = u.hex.distance(to);
     if u.kind.is_land() {
-        if distance != 1 && !road_between(s, seat, u.hex, to) {
+        let road = |roads: Option<&mut Roads>| match roads {
+            Some(roads) => roads.between(s, seat, u.hex, to),
+            None => road_between(s, seat, u.hex, to),
+        };
+        if distance != 1 && !road(roads) {
             return Some(R::LandNotAdjacent);
         }
         if u.mp == 0 && !road_step(s, u, to) {
             return Some(R::NetworkStepsOnly);
         }
-        let ferry = road_step(s, u, to) && can_go_ashore(s, u, to);
-        if !(terrain.is_land() || ferry) {
+        let ferry = || road_step(s, u, to) && can_go_ashore(s, u, to);
+        if !(terrain.is_land() || ferry()) {
             return Some(R::Water);
         }
     } else {
@@ -558,8 +629,8 @@ fn step_refusal(s: &Viktory, u: &Unit, to: Hex) -> Option<StepRefusal> {
             return None;
         }
     }
-    let hostile = subjugation::hostile_hex(s, to, seat);
-    if s.turn.battle_hexes.contains(&to) && hostile {
+    let hostile = subjugation::hostile_at(s, i, seat);
+    if hostile && s.turn.battle_hexes.contains(&to) {
         return Some(R::BattleFought);
     }
     if hostile {
@@ -570,7 +641,7 @@ fn step_refusal(s: &Viktory, u: &Unit, to: Hex) -> Option<StepRefusal> {
             // Frigate Characteristics: a frigate moving on after an attack makes no other.
             return Some(R::Attacked);
         }
-    } else if subjugation::alliance_hex(s, to, seat) {
+    } else if s.rules.subjugation && subjugation::alliance_hex(s, to, seat) {
         // 15.64, H-26: through an Alliance hex, never stopping in it.
         let left = u.mp.saturating_sub(1);
         let slowed = u.kind.is_land() && distance == 1 && stops_in(s, seat, u.kind, to);
@@ -651,7 +722,8 @@ fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>
     {
         u.hex = to;
     }
-    s.refresh_occupancy();
+    // Only the units of `from` moved, and only to `to`.
+    s.refresh_occupancy_at(&[from, to]);
     let u = s.unit_mut(id);
     if on_road && u.road_run > 0 {
         // Road/Ferry Network: up to three network hexes for one point.
@@ -686,13 +758,49 @@ fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use engine::{Game, GameRng, ToMove};
 
     /// A game of `preset` for `players`, 30 turns, with `on` switched on.
     fn start(preset: &str, players: u8, on: &[&str]) -> Viktory {
         crate::rules::fog::tests::game(preset, players, on, 30)
+    }
+
+    /// [`check_switch`] as it was written before it asked [`Switch`] (issue 28): the
+    /// reference its refusals are compared with, word for word.
+    pub(crate) fn check_switch_reference(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
+        if let Some(f) = on_ferry(s)
+            && f != unit
+        {
+            return refuse(
+                "on_ferry",
+                "Expansion",
+                format!("unit {f} is on a ferry and must go ashore first"),
+            );
+        }
+        match (
+            frigate_in_port(s),
+            subjugation::unit_in_transit(s),
+            cavalry_passing(s),
+        ) {
+            (Some(f), _, _) if f != unit => refuse(
+                "frigate_in_port",
+                "9.32",
+                format!("frigate {f} is in port and must leave it first"),
+            ),
+            (_, Some(t), _) if t != unit => refuse(
+                "alliance_transit",
+                "15.64",
+                format!("unit {t} cannot stop in an Alliance hex and must move on first"),
+            ),
+            (_, _, Some(c)) if c != unit => refuse(
+                "riding_through",
+                "Expansion",
+                format!("cavalry {c} is riding through an enemy hex and must move on first"),
+            ),
+            _ => Ok(()),
+        }
     }
 
     /// `Switch` answers as `check_switch` does for every unit (and for a unit id no unit
@@ -725,9 +833,15 @@ mod tests {
                     waiting += usize::from(switch.0.iter().any(Option::is_some));
                     let ids = s.units.iter().map(|u| u.id).chain([UnitId(u16::MAX)]);
                     for id in ids {
+                        let checked = check_switch(&s, id);
+                        assert_eq!(
+                            checked,
+                            check_switch_reference(&s, id),
+                            "game {g}, seed {seed}, unit {id}"
+                        );
                         assert_eq!(
                             switch.allows(id),
-                            check_switch(&s, id).is_ok(),
+                            checked.is_ok(),
                             "game {g}, seed {seed}, unit {id}"
                         );
                     }
@@ -745,5 +859,58 @@ mod tests {
             waiting > 100,
             "{waiting} of {positions} positions made units wait"
         );
+    }
+
+    /// Steps tried with one [`Roads`] shared over a whole position (as the legal moves
+    /// share it over every unit) are answered as [`can_step`] answers each alone, for
+    /// every own unit of the seat to move at each of its neighbours and the road ends two
+    /// or three hexes away, at every decision of seeded random games with roads, with
+    /// the Alliance's road ends (subjugation) and in the Dark. Fails when the memo keys
+    /// a road by its start alone.
+    #[test]
+    fn steps_with_kept_roads_agree_with_each_step_alone() {
+        let games = [
+            start("classic", 4, &[]),
+            start("classic", 3, &["subjugation"]),
+            start("online", 3, &["dark", "independent_exploration"]),
+        ];
+        let (mut tried, mut roads) = (0, 0);
+        for (g, first) in games.iter().enumerate() {
+            for seed in 0..4 {
+                let mut s = first.clone();
+                let mut rng = GameRng::from_u64(seed * 13 + g as u64);
+                while !s.to_move().is_over() {
+                    if let ToMove::Seat(seat) = s.to_move() {
+                        let mut kept = Roads::default();
+                        let ends: Vec<Hex> = s.towns().map(|(h, _)| h).collect();
+                        for u in s.units.iter().filter(|u| u.owner == seat) {
+                            let far = ends
+                                .iter()
+                                .copied()
+                                .filter(|h| (2..=3).contains(&h.distance(u.hex)));
+                            for to in u.hex.neighbors().into_iter().chain(far) {
+                                let alone = can_step(&s, u, to);
+                                assert_eq!(
+                                    can_step_on(&s, u, to, &mut kept),
+                                    alone,
+                                    "game {g}, seed {seed}, unit {}, {to}",
+                                    u.id
+                                );
+                                tried += 1;
+                                roads += usize::from(alone && u.hex.distance(to) > 1);
+                            }
+                        }
+                    }
+                    let action = if s.to_move() == ToMove::Chance {
+                        s.sample_chance(&mut rng)
+                    } else {
+                        let legal = s.legal_actions();
+                        legal[rng.below(legal.len() as u32) as usize]
+                    };
+                    s.apply(action).expect("a legal action applies");
+                }
+            }
+        }
+        assert!(roads > 100, "{roads} road moves of {tried} steps tried");
     }
 }

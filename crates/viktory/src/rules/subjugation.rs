@@ -119,9 +119,12 @@ pub fn alliance_hex(s: &Viktory, hex: Hex, seat: Seat) -> bool {
 /// town of a player outside its Alliance.
 pub fn hostile_hex(s: &Viktory, hex: Hex, seat: Seat) -> bool {
     // The hex's index once, for both of its caches.
-    let Some(i) = hexmap::Board::index(&s.board, hex) else {
-        return false;
-    };
+    hexmap::Board::index(&s.board, hex).is_some_and(|i| hostile_at(s, i, seat))
+}
+
+/// [`hostile_hex`] of the hex of board index `i` (below the board's length).
+#[inline]
+pub(crate) fn hostile_at(s: &Viktory, i: usize, seat: Seat) -> bool {
     s.occupancy[i] & !alliance_mask(s, seat) != 0
         || s.town_at_index(i)
             .is_some_and(|t| t.owner != seat && !allied(s, seat, t.owner))
