@@ -192,14 +192,22 @@ impl Hex {
     ///
     /// If `radius` exceeds `i32::MAX`.
     pub fn range(self, radius: u32) -> Vec<Hex> {
-        let n = radius_i32(radius);
         let mut out = Vec::with_capacity(Hex::range_count(radius));
-        for dr in -n..=n {
-            for dq in (-n).max(-dr - n)..=n.min(n - dr) {
-                out.push(self + Hex::new(dq, dr));
-            }
-        }
+        out.extend(self.range_iter(radius));
         out
+    }
+
+    /// The hexes of [`range`](Hex::range), in the same order, without collecting them
+    /// (for searches that visit many ranges).
+    ///
+    /// # Panics
+    ///
+    /// If `radius` exceeds `i32::MAX`.
+    pub fn range_iter(self, radius: u32) -> impl Iterator<Item = Hex> {
+        let n = radius_i32(radius);
+        (-n..=n).flat_map(move |dr| {
+            ((-n).max(-dr - n)..=n.min(n - dr)).map(move |dq| self + Hex::new(dq, dr))
+        })
     }
 
     /// The hexes on the straight line from `self` to `other`, both ends included:

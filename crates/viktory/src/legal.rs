@@ -161,7 +161,7 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
     let mut v = Vec::new();
     for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
         town_builds(s, hex, t, &mut v);
-        for h in hex.range(3) {
+        for h in hex.range_iter(3) {
             if h.distance(hex) >= 2
                 && crowded.get_hex(&s.board, h) == Some(&false)
                 && listed.get_hex(&s.board, h) == Some(&false)
@@ -492,7 +492,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 if matches!(u.kind, UnitKind::Artillery | UnitKind::Frigate) && !u.attacked {
                     let range = u32::from(s.rules.bombard_range);
                     // Each enemy hex once, however many units stand in it (each
-                    // candidate is checked whole).
+                    // candidate is judged whole).
                     targets.clear();
                     targets.extend(
                         s.units

@@ -222,7 +222,10 @@ pub fn known_terrain(s: &Viktory, seat: Seat, hex: Hex) -> Option<Terrain> {
 pub(crate) fn known_terrain_at(s: &Viktory, seat: Seat, hex: Hex, i: usize) -> Option<Terrain> {
     let terrain = s.terrain_at_index(i);
     match &s.fog {
-        Some(_) if s.rules.independent_exploration => terrain.filter(|_| explored(s, seat, hex)),
+        // `explored`, by the index.
+        Some(f) if s.rules.independent_exploration => {
+            terrain.filter(|_| f.explored[i] & bit(seat) != 0 || s.board.is_perimeter(hex))
+        }
         // Otherwise explored means revealed: the terrain itself is the answer.
         _ => terrain,
     }
@@ -740,16 +743,20 @@ fn reach_of(s: &Viktory, u: &Unit, own: &[Hex]) -> Vec<Hex> {
     }
     let mut frontier = vec![(u.hex, u.mp)];
     let mut probe = u.clone();
+    let seat = u.owner;
     while let Some((hex, mp)) = frontier.pop() {
         probe.hex = hex;
         probe.mp = mp;
         // A step leaves at most one point less: a hex reached with that already gains
         // nothing from this one (and a hex off the board is never entered).
         let most = mp.saturating_sub(1);
+        // A road starts only at a road end, and only land units take it (9.13, R-11):
+        // from anywhere else `can_step` refuses every road at once.
+        let from_road_end = probe.kind.is_land() && movement::land_road_end(s, seat, hex);
         let roads = own
             .iter()
             .copied()
-            .filter(|h| (2..=3).contains(&h.distance(hex)));
+            .filter(|h| from_road_end && (2..=3).contains(&h.distance(hex)));
         for to in hex.neighbors().into_iter().chain(roads) {
             let Some(i) = s.board.index(to) else { continue };
             if best[i].is_some_and(|m| m >= most) || !movement::can_step(s, &probe, to) {

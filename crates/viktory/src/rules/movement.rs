@@ -329,8 +329,10 @@ fn road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
     s.town(hex).is_some_and(|t| t.owner == seat) && s.turn.built != Some(hex)
 }
 
-/// 15.64: an Alliance partner's town or city serves as a road end too.
-fn land_road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
+/// Whether a road of `seat`'s land units may start or end at `hex` now, as
+/// [`road_between`] asks of both ends (9.13, R-11): 15.64, an Alliance partner's town or
+/// city serves as a road end too.
+pub(crate) fn land_road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
     road_end(s, seat, hex)
         || s.town(hex)
             .is_some_and(|t| subjugation::allied(s, seat, t.owner))

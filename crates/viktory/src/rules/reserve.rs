@@ -147,7 +147,7 @@ fn enemy_adjacent(s: &Viktory, seat: Seat, town: Hex) -> bool {
 
 /// Rule 13.0–13.4, 14.0: may the active player place a `kind` through `town` at `to`?
 pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<(), RuleError> {
-    match place_refusal(s, kind, town, to) {
+    match place_refusal(s, kind, town, to, &mut EnemyAdjacent::default()) {
         None => Ok(()),
         Some(why) => Err(why.error(kind, town, to)),
     }
@@ -156,7 +156,24 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
 /// Whether [`check_place`] allows the placement: the same rules, without writing a
 /// refusal (for the legal actions, which try every reserve kind through every town).
 pub fn can_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> bool {
-    place_refusal(s, kind, town, to).is_none()
+    place_refusal(s, kind, town, to, &mut EnemyAdjacent::default()).is_none()
+}
+
+/// 13.2's answers ([`enemy_adjacent`]) for the active player's towns, kept while one
+/// position's placements are judged: every kind in the reserve asks of the same towns.
+#[derive(Default)]
+struct EnemyAdjacent(Vec<(Hex, bool)>);
+
+impl EnemyAdjacent {
+    /// Whether an enemy unit stands next to `town` (of the active player).
+    fn at(&mut self, s: &Viktory, town: Hex) -> bool {
+        if let Some(&(_, near)) = self.0.iter().find(|(t, _)| *t == town) {
+            return near;
+        }
+        let near = enemy_adjacent(s, s.turn.active, town);
+        self.0.push((town, near));
+        near
+    }
 }
 
 /// Why [`check_place`] refuses a placement, before the message is written.
@@ -248,7 +265,13 @@ impl PlaceRefusal {
 }
 
 /// The rules of [`check_place`], in its order: the first that refuses the placement.
-fn place_refusal(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Option<PlaceRefusal> {
+fn place_refusal(
+    s: &Viktory,
+    kind: UnitKind,
+    town: Hex,
+    to: Hex,
+    near: &mut EnemyAdjacent,
+) -> Option<PlaceRefusal> {
     use PlaceRefusal as R;
     let seat = s.turn.active;
     if s.players[seat.index()].reserve.get(kind) == 0 {
@@ -296,7 +319,7 @@ fn place_refusal(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Option<Plac
     if crate::rules::pillage::next_to_pillage(s, town) {
         return Some(R::Pillaged);
     }
-    if s.rules.adjacent_enemy_restriction && enemy_adjacent(s, seat, town) {
+    if s.rules.adjacent_enemy_restriction && near.at(s, town) {
         return Some(R::EnemyAdjacent);
     }
     let terrain = s.terrain(town).unwrap_or(Terrain::Plains);
@@ -337,7 +360,8 @@ pub fn apply_place(s: &mut Viktory, kind: UnitKind, town: Hex, to: Hex, ev: &mut
 /// Every placement that could be made now (candidates, checked).
 pub fn placements(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
     let mut v = candidates(s);
-    v.retain(|&(k, t, h)| can_place(s, k, t, h));
+    let mut near = EnemyAdjacent::default();
+    v.retain(|&(k, t, h)| place_refusal(s, k, t, h, &mut near).is_none());
     v
 }
 
@@ -376,10 +400,11 @@ fn candidates(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
 
 /// Whether any placement is possible (otherwise the phase ends by itself).
 pub fn any_placement(s: &Viktory) -> bool {
+    let mut near = EnemyAdjacent::default();
     redeployable(s).next().is_some()
         || candidates(s)
             .into_iter()
-            .any(|(k, t, h)| can_place(s, k, t, h))
+            .any(|(k, t, h)| place_refusal(s, k, t, h, &mut near).is_none())
 }
 
 /// Rule 13.5: starts the next frigate placement naval battle, if any is left. It has no
