@@ -395,13 +395,7 @@ mod tests {
                             }
                         }
                     }
-                    let action = if s.to_move() == ToMove::Chance {
-                        s.sample_chance(&mut rng)
-                    } else {
-                        let legal = s.legal_actions();
-                        legal[rng.below(legal.len() as u32) as usize]
-                    };
-                    s.apply(action).expect("a legal action applies");
+                    movement::tests::random_step(&mut s, &mut rng);
                 }
             }
         }

@@ -769,6 +769,18 @@ pub(crate) mod tests {
         crate::rules::fog::tests::game(preset, players, on, 30)
     }
 
+    /// One step of a seeded random game: chance is sampled, a seat plays one of its
+    /// legal actions at random.
+    pub(crate) fn random_step(s: &mut Viktory, rng: &mut GameRng) {
+        let action = if s.to_move() == ToMove::Chance {
+            s.sample_chance(rng)
+        } else {
+            let legal = s.legal_actions();
+            legal[rng.below(legal.len() as u32) as usize]
+        };
+        s.apply(action).expect("a legal action applies");
+    }
+
     /// [`check_switch`] as it was written before it asked [`Switch`] (issue 28): the
     /// reference its refusals are compared with, word for word.
     pub(crate) fn check_switch_reference(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
@@ -847,13 +859,7 @@ pub(crate) mod tests {
                             "game {g}, seed {seed}, unit {id}"
                         );
                     }
-                    let action = if s.to_move() == ToMove::Chance {
-                        s.sample_chance(&mut rng)
-                    } else {
-                        let legal = s.legal_actions();
-                        legal[rng.below(legal.len() as u32) as usize]
-                    };
-                    s.apply(action).expect("a legal action applies");
+                    random_step(&mut s, &mut rng);
                 }
             }
         }
@@ -903,13 +909,7 @@ pub(crate) mod tests {
                             }
                         }
                     }
-                    let action = if s.to_move() == ToMove::Chance {
-                        s.sample_chance(&mut rng)
-                    } else {
-                        let legal = s.legal_actions();
-                        legal[rng.below(legal.len() as u32) as usize]
-                    };
-                    s.apply(action).expect("a legal action applies");
+                    random_step(&mut s, &mut rng);
                 }
             }
         }
