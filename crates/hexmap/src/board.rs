@@ -210,6 +210,40 @@ impl HexagonBoard {
         Hex::ORIGIN.ring(self.radius())
     }
 
+    /// The hexes within `radius` of `centre` that are on the board, as runs of
+    /// consecutive indexes, row by row from the top: each run's first index, its first
+    /// (westmost) hex, and its length. A run's `k`-th hex is `k` east of its first, at
+    /// index `first + k`. With the origin and [`radius`](HexagonBoard::radius), the
+    /// whole board in index order. Safe for any centre and radius.
+    ///
+    /// ```
+    /// use hexmap::{Hex, HexagonBoard};
+    ///
+    /// let board = HexagonBoard::new(3); // 19 hexes, rows of 3, 4, 5, 4, 3
+    /// let runs: Vec<_> = board.range_runs(Hex::new(2, 0), 1).collect();
+    /// assert_eq!(
+    ///     runs,
+    ///     [(6, Hex::new(2, -1), 1), (10, Hex::new(1, 0), 2), (15, Hex::new(1, 1), 1)]
+    /// );
+    /// let whole: usize = board.range_runs(Hex::ORIGIN, board.radius()).map(|r| r.2).sum();
+    /// assert_eq!(whole, 19);
+    /// ```
+    pub fn range_runs(self, centre: Hex, radius: u32) -> impl Iterator<Item = (usize, Hex, usize)> {
+        let big = i64::from(self.radius());
+        let n = i64::from(radius);
+        let (cq, cr) = (i64::from(centre.q), i64::from(centre.r));
+        ((cr - n).max(-big)..=(cr + n).min(big)).filter_map(move |r| {
+            let dr = r - cr;
+            // The range's row, cut to the board's: q and q + r within the radius.
+            let west = (cq + (-n).max(-dr - n)).max((-big).max(-r - big));
+            let east = (cq + n.min(n - dr)).min(big.min(big - r));
+            // Both within the board's radius (at most MAX_SIDE), so they fit an i32.
+            let first = Hex::new(i32::try_from(west).ok()?, i32::try_from(r).ok()?);
+            let len = usize::try_from(east - west + 1).ok().filter(|&l| l > 0)?;
+            Some((self.index(first)?, first, len))
+        })
+    }
+
     /// Index of the first hex of row `i` (0-based from the top) for `i <= radius + 1`.
     fn row_start(self, i: u64) -> u64 {
         let b = 2 * u64::from(self.radius()) + 1;
@@ -303,6 +337,39 @@ impl<'de> Deserialize<'de> for HexagonBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `range_runs` lists exactly the hexes of `Hex::range` on the board, in index
+    /// order, each run's indexes consecutive; for centres on, near and far off the board.
+    #[test]
+    fn range_runs_are_the_range_on_the_board() {
+        for side in 1..=8 {
+            let board = HexagonBoard::new(side);
+            let big = i32::try_from(board.radius()).unwrap();
+            for q in -big - 4..=big + 4 {
+                for r in -big - 4..=big + 4 {
+                    let centre = Hex::new(q, r);
+                    for radius in 0..=(board.radius() + 3) {
+                        let mut want: Vec<(usize, Hex)> = centre
+                            .range(radius)
+                            .into_iter()
+                            .filter_map(|h| Some((board.index(h)?, h)))
+                            .collect();
+                        want.sort();
+                        let got: Vec<(usize, Hex)> = board
+                            .range_runs(centre, radius)
+                            .flat_map(|(first, hex, len)| {
+                                (0..len).map(move |k| (first + k, hex + Hex::new(k as i32, 0)))
+                            })
+                            .collect();
+                        assert_eq!(got, want, "side {side}, {centre}, radius {radius}");
+                    }
+                }
+            }
+        }
+        let far = Hex::new(i32::MAX, i32::MIN);
+        assert_eq!(HexagonBoard::new(5).range_runs(far, u32::MAX).count(), 9);
+        assert_eq!(HexagonBoard::new(5).range_runs(far, 3).count(), 0);
+    }
 
     #[test]
     fn sizes() {

@@ -2,7 +2,7 @@
 //! that the two can never disagree.
 
 use engine::ToMove;
-use hexmap::{Grid, Hex};
+use hexmap::{Board, Hex};
 
 use crate::action::Action;
 use crate::board::Terrain;
@@ -140,39 +140,51 @@ fn metropolis_switches(s: &Viktory) -> Vec<Action> {
         .collect()
 }
 
+/// The builds worth checking for the seat to move: at each own town its
+/// [`town_builds`], and a new town on every site the seat knows to be land,
+/// two or three hexes from an own town (7.21), with no known town on or next to it, in
+/// sight (Dark: `building::check_town` refuses a site out of sight, and is not asked
+/// here, as it would write that refusal for most of the range). Each site once, in no
+/// order: one pass over the board, by index (issue 28).
 fn build_candidates(s: &Viktory) -> Vec<Action> {
+    /// A known town on the hex or next to it.
+    const CROWDED: u8 = 1;
+    /// Within three hexes of an own town.
+    const NEAR: u8 = 2;
     #[cfg(test)]
     if crate::rules::fog::tests::REFERENCE.get() {
         return build_candidates_reference(s);
     }
     let seat = s.turn.active;
-    // 7.21: a town goes on land with no town on it or next to it, as the seat knows
-    // the map: `crowded` marks the known towns and their neighbours.
-    let mut crowded = Grid::from_board(&s.board, false);
+    let board = s.board;
+    let mut site = vec![0u8; board.len()];
     for town in fog::known_town_hexes(s, seat) {
         for h in std::iter::once(town).chain(town.neighbors()) {
-            if let Some(c) = crowded.get_hex_mut(&s.board, h) {
-                *c = true;
+            if let Some(i) = board.index(h) {
+                site[i] = CROWDED;
             }
         }
     }
-    // Each hex once, though it lies within three hexes of several towns.
-    let mut listed = Grid::from_board(&s.board, false);
     let mut v = Vec::new();
     for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
         town_builds(s, hex, t, &mut v);
-        for h in hex.range_iter(3) {
-            if h.distance(hex) >= 2
-                && crowded.get_hex(&s.board, h) == Some(&false)
-                && listed.get_hex(&s.board, h) == Some(&false)
-                && fog::known_terrain(s, seat, h).is_some_and(Terrain::is_land)
-                // Dark: `building::check_town` refuses a site out of sight; not asked
-                // here, it would write that refusal for most of the range.
-                && fog::sees(s, seat, h)
+        // An own town is a known town: the hexes within one of it are crowded.
+        for (first, _, len) in board.range_runs(hex, 3) {
+            for m in &mut site[first..first + len] {
+                *m |= NEAR;
+            }
+        }
+    }
+    for (first, west, len) in board.range_runs(Hex::ORIGIN, board.radius()) {
+        for (k, _) in site[first..first + len]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &m)| m == NEAR)
+        {
+            let (i, h) = (first + k, west + Hex::new(k as i32, 0));
+            if fog::known_terrain_at(s, seat, h, i).is_some_and(Terrain::is_land)
+                && fog::sees_at(s, seat, i)
             {
-                if let Some(l) = listed.get_hex_mut(&s.board, h) {
-                    *l = true;
-                }
                 v.push(Action::BuildTown { hex: h });
             }
         }
@@ -552,5 +564,62 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             v
         }
         Stage::FirstPlayer | Stage::Start | Stage::PlacementBattles => vec![],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::movement::tests::random_step;
+    use engine::{Game, GameRng};
+
+    /// `build_candidates` gives each candidate `build_candidates_reference` gives once
+    /// (under Dark, a new town only in sight) and no other, at every decision of the
+    /// building phases of seeded random games, with and without fog, with relocation and
+    /// Metropolises. Fails when a site two hexes from a town is left out, or a crowded
+    /// one let in.
+    #[test]
+    fn build_candidates_agree_with_the_reference() {
+        let game = crate::rules::fog::tests::game;
+        let games = [
+            game("classic", 4, &[], 30),
+            game("classic", 3, &["independent_exploration"], 30),
+            game("online", 4, &["dark", "independent_exploration"], 30),
+            game("expansion", 4, &["relocation", "metropolis"], 30),
+        ];
+        let (mut positions, mut towns) = (0, 0);
+        for (g, first) in games.iter().enumerate() {
+            for seed in 0..4 {
+                let mut s = first.clone();
+                let mut rng = GameRng::from_u64(seed * 11 + g as u64);
+                while !s.to_move().is_over() {
+                    if matches!(s.to_move(), ToMove::Seat(_))
+                        && matches!(s.turn.stage, Stage::Build | Stage::BuildAndPlace)
+                    {
+                        let seat = s.turn.active;
+                        let mut got = build_candidates(&s);
+                        got.sort_unstable();
+                        let mut want = build_candidates_reference(&s);
+                        want.retain(|a| match *a {
+                            Action::BuildTown { hex } => fog::sees(&s, seat, hex),
+                            _ => true,
+                        });
+                        want.sort_unstable();
+                        want.dedup();
+                        assert_eq!(got, want, "game {g}, seed {seed}");
+                        positions += 1;
+                        towns += got
+                            .iter()
+                            .filter(|a| matches!(a, Action::BuildTown { .. }))
+                            .count();
+                    }
+                    random_step(&mut s, &mut rng);
+                }
+            }
+        }
+        assert!(
+            positions > 200 && towns > 2000,
+            "{positions} positions, {towns} town sites"
+        );
     }
 }

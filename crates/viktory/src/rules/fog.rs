@@ -266,6 +266,13 @@ pub fn sees(s: &Viktory, seat: Seat, hex: Hex) -> bool {
     }
 }
 
+/// [`sees`] for the hex at board index `i`.
+pub(crate) fn sees_at(s: &Viktory, seat: Seat, i: usize) -> bool {
+    s.fog
+        .as_ref()
+        .is_none_or(|f| f.visible.get(i).is_some_and(|b| b & bit(seat) != 0))
+}
+
 /// Whether `seat` sees other players' units at `hex`.
 pub fn sees_enemy_units(s: &Viktory, seat: Seat, hex: Hex) -> bool {
     crate::rules::subjugation::hostile_units_at(s, hex, seat) && sees(s, seat, hex)
