@@ -21,6 +21,8 @@
 //! never part of the position; `tests::refresh_agrees_with_the_plain_recomputation`
 //! plays seeded games through the plain recomputation beside this one.
 
+use std::sync::Arc;
+
 use engine::Seat;
 use hexmap::{Board, Grid, Hex, HexagonBoard};
 use serde::{Deserialize, Serialize};
@@ -118,6 +120,8 @@ pub(crate) struct Sighted {
     marks: Marks,
     /// The towns and cities then, each seat's memory updated from them.
     towns: Vec<(Hex, Town)>,
+    /// Independent exploration: what each seat had explored then, which cut its sight.
+    explored: Option<Grid<u8>>,
 }
 
 /// Where a seat's Dark sight comes from: the hexes it marks are a function of these
@@ -135,9 +139,13 @@ enum Source {
 /// One reach search: the world it ran in, and each group's hexes.
 pub(crate) struct Reached {
     world: World,
-    /// A unit standing for its group (numbered 0), and the hexes it reaches.
-    groups: Vec<(Unit, Vec<Hex>)>,
+    /// A unit standing for its group (numbered 0), and the hexes it reaches, each with
+    /// its board index (shared with the next refresh's memo).
+    groups: Vec<(Unit, Reach)>,
 }
+
+/// The hexes one group of units reaches, each with its board index.
+type Reach = Arc<[(usize, Hex)]>;
 
 /// Everything [`movement::can_step`] and [`movement::move_ends_at`] read for `seat`'s
 /// units besides the unit itself: while it is the same, a group's reach is the same.
@@ -411,7 +419,18 @@ pub(crate) fn refresh(s: &mut Viktory) {
     let explored = s.rules.independent_exploration.then_some(&fog.explored);
     let (visible, sighted) = if s.rules.dark {
         let sighted = dark_sight(s, fog, reached.as_ref().map(|(m, h)| (*m, &h[..])));
-        (sighted.marks.to_grid(s.board, explored), Some(sighted))
+        // The same marks cut by the same exploration see as at the last refresh, whose
+        // sight is `fog.visible`: only a refresh writes it, together with the memo.
+        let unchanged =
+            fog.sight_memo.0.as_deref().is_some_and(|p| {
+                p.marks.bits == sighted.marks.bits && p.explored == sighted.explored
+            });
+        let visible = if unchanged {
+            fog.visible.clone()
+        } else {
+            sighted.marks.to_grid(s.board, explored)
+        };
+        (visible, Some(sighted))
     } else {
         let every_seat = (0..s.rules.players)
             .map(Seat)
@@ -519,6 +538,10 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
         ends,
         marks,
         towns: s.towns.clone(),
+        explored: s
+            .rules
+            .independent_exploration
+            .then(|| fog.explored.clone()),
     }
 }
 
@@ -706,7 +729,7 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
         .filter(|(_, t)| t.owner == seat)
         .map(|(h, _)| h)
         .collect();
-    let mut groups: Vec<(Unit, Vec<Hex>)> = Vec::new();
+    let mut groups: Vec<(Unit, Reach)> = Vec::new();
     let switch = movement::Switch::now(s);
     for u in s
         .units
@@ -723,30 +746,29 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
         }
         let hexes = memo
             .and_then(|m| m.groups.iter().find(|(g, _)| *g == alike))
-            .map_or_else(|| reach_of(s, u, &own), |(_, hexes)| hexes.clone());
+            .map_or_else(|| reach_of(s, u, &own).into(), |(_, hexes)| hexes.clone());
         groups.push((alike, hexes));
     }
     let mut out: Vec<Hex> = Vec::new();
-    let mut listed = Grid::from_board(&s.board, false);
-    for h in groups.iter().flat_map(|(_, hexes)| hexes) {
-        if let Some(seen) = listed.get_hex_mut(&s.board, *h)
-            && !*seen
-        {
-            *seen = true;
-            out.push(*h);
+    let mut listed = vec![false; s.board.len()];
+    for &(i, h) in groups.iter().flat_map(|(_, hexes)| hexes.iter()) {
+        if !listed[i] {
+            listed[i] = true;
+            out.push(h);
         }
     }
     (out, Reached { world, groups })
 }
 
-/// Dark: the hexes unit `u` could move to this turn (its own hex first); `own` are its
-/// owner's towns and cities, the road ends.
-fn reach_of(s: &Viktory, u: &Unit, own: &[Hex]) -> Vec<Hex> {
+/// Dark: the hexes unit `u` could move to this turn (its own hex first), each with its
+/// board index; `own` are its owner's towns and cities, the road ends.
+fn reach_of(s: &Viktory, u: &Unit, own: &[Hex]) -> Vec<(usize, Hex)> {
     // Best movement left on arrival, per hex reached (by board index; `None` not yet).
     let mut best: Vec<Option<u8>> = vec![None; s.board.len()];
-    let mut out: Vec<Hex> = vec![u.hex];
+    let mut out: Vec<(usize, Hex)> = Vec::new();
     if let Some(i) = s.board.index(u.hex) {
         best[i] = Some(u.mp);
+        out.push((i, u.hex));
     }
     let mut frontier = vec![(u.hex, u.mp)];
     let mut probe = u.clone();
@@ -777,7 +799,7 @@ fn reach_of(s: &Viktory, u: &Unit, own: &[Hex]) -> Vec<Hex> {
             match best[i] {
                 Some(m) if m >= left => continue,
                 Some(_) => {}
-                None => out.push(to),
+                None => out.push((i, to)),
             }
             best[i] = Some(left);
             if left > 0 {
