@@ -228,20 +228,20 @@ impl HexagonBoard {
     /// let whole: usize = board.range_runs(Hex::ORIGIN, board.radius()).map(|r| r.2).sum();
     /// assert_eq!(whole, 19);
     /// ```
-    pub fn range_runs(self, centre: Hex, radius: u32) -> impl Iterator<Item = (usize, Hex, usize)> {
+    #[inline]
+    pub fn range_runs(self, centre: Hex, radius: u32) -> RangeRuns {
         let big = i64::from(self.radius());
         let n = i64::from(radius);
         let (cq, cr) = (i64::from(centre.q), i64::from(centre.r));
-        ((cr - n).max(-big)..=(cr + n).min(big)).filter_map(move |r| {
-            let dr = r - cr;
-            // The range's row, cut to the board's: q and q + r within the radius.
-            let west = (cq + (-n).max(-dr - n)).max((-big).max(-r - big));
-            let east = (cq + n.min(n - dr)).min(big.min(big - r));
-            // Both within the board's radius (at most MAX_SIDE), so they fit an i32.
-            let first = Hex::new(i32::try_from(west).ok()?, i32::try_from(r).ok()?);
-            let len = usize::try_from(east - west + 1).ok().filter(|&l| l > 0)?;
-            Some((self.index(first)?, first, len))
-        })
+        RangeRuns {
+            board: self,
+            big,
+            n,
+            cq,
+            cr,
+            row: (cr - n).max(-big),
+            last: (cr + n).min(big),
+        }
     }
 
     /// Index of the first hex of row `i` (0-based from the top) for `i <= radius + 1`.
@@ -308,6 +308,48 @@ impl Board for HexagonBoard {
         Some(Hex::new(q as i32, r as i32))
     }
 }
+
+/// The runs of [`HexagonBoard::range_runs`]: each run's first index, first hex and
+/// length, row by row from the top.
+#[derive(Clone, Debug)]
+pub struct RangeRuns {
+    board: HexagonBoard,
+    /// The board's radius.
+    big: i64,
+    /// The range's radius and centre.
+    n: i64,
+    cq: i64,
+    cr: i64,
+    /// The next row to give, and the last.
+    row: i64,
+    last: i64,
+}
+
+impl Iterator for RangeRuns {
+    type Item = (usize, Hex, usize);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, Hex, usize)> {
+        let (big, n) = (self.big, self.n);
+        while self.row <= self.last {
+            let r = self.row;
+            self.row += 1;
+            let dr = r - self.cr;
+            // The range's row, cut to the board's: q and q + r within the radius.
+            let west = (self.cq + (-n).max(-dr - n)).max((-big).max(-r - big));
+            let east = (self.cq + n.min(n - dr)).min(big.min(big - r));
+            if west > east {
+                continue;
+            }
+            // Both on the board, whose radius is at most MAX_SIDE: exact in an i32.
+            let first = Hex::new(west as i32, r as i32);
+            return Some((self.board.index(first)?, first, (east - west + 1) as usize));
+        }
+        None
+    }
+}
+
+impl FusedIterator for RangeRuns {}
 
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

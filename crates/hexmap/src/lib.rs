@@ -57,7 +57,7 @@ mod offset;
 mod orientation;
 pub mod search;
 
-pub use board::{Board, HexagonBoard, Hexes};
+pub use board::{Board, HexagonBoard, Hexes, RangeRuns};
 pub use coord::Hex;
 pub use direction::Direction;
 pub use error::ParseError;
