@@ -2,10 +2,11 @@
 //! that the two can never disagree.
 
 use engine::ToMove;
-use hexmap::{Board, Hex};
+use hexmap::Hex;
 
 use crate::action::Action;
 use crate::board::Terrain;
+use crate::marks::Marks;
 use crate::rules::{
     battle, bombard, building, capital, casualties, customization, exploration, fog, movement,
     opening, reserve, sequence, subjugation,
@@ -141,11 +142,12 @@ fn metropolis_switches(s: &Viktory) -> Vec<Action> {
 }
 
 /// The builds worth checking for the seat to move: at each own town its
-/// [`town_builds`], and a new town on every site the seat knows to be land,
-/// two or three hexes from an own town (7.21), with no known town on or next to it, in
-/// sight (Dark: `building::check_town` refuses a site out of sight, and is not asked
-/// here, as it would write that refusal for most of the range). Each site once, in no
-/// order: one pass over the board, by index (issue 28).
+/// [`town_builds`], and a new town on every site the seat knows to be land, two or
+/// three hexes from an own town (7.21), with no known town on or next to it, in sight
+/// (Dark: `building::check_town` refuses a site out of sight, and is not asked here, as
+/// it would write that refusal for most of the range). Each site once, in no order: the
+/// crowded and near hexes are marked on a padded square ([`Marks`]), then read in one
+/// pass over the board (issue 28).
 fn build_candidates(s: &Viktory) -> Vec<Action> {
     /// A known town on the hex or next to it.
     const CROWDED: u8 = 1;
@@ -157,26 +159,19 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
     }
     let seat = s.turn.active;
     let board = s.board;
-    let mut site = vec![0u8; board.len()];
+    let mut marks = Marks::new(board, 3);
     for town in fog::known_town_hexes(s, seat) {
-        for h in std::iter::once(town).chain(town.neighbors()) {
-            if let Some(i) = board.index(h) {
-                site[i] = CROWDED;
-            }
-        }
+        marks.around(town, 1, CROWDED);
     }
     let mut v = Vec::new();
     for (hex, t) in s.towns().filter(|(_, t)| t.owner == seat) {
         town_builds(s, hex, t, &mut v);
         // An own town is a known town: the hexes within one of it are crowded.
-        for (first, _, len) in board.range_runs(hex, 3) {
-            for m in &mut site[first..first + len] {
-                *m |= NEAR;
-            }
-        }
+        marks.around(hex, 3, NEAR);
     }
+    let sites = marks.to_grid(board, None);
     for (first, west, len) in board.range_runs(Hex::ORIGIN, board.radius()) {
-        for (k, _) in site[first..first + len]
+        for (k, _) in sites.as_slice()[first..first + len]
             .iter()
             .enumerate()
             .filter(|&(_, &m)| m == NEAR)

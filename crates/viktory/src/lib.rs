@@ -14,6 +14,7 @@ pub mod check;
 pub mod error;
 pub mod event;
 pub mod legal;
+mod marks;
 pub mod notation;
 pub mod odds;
 pub mod rules;

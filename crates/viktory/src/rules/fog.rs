@@ -24,11 +24,12 @@
 use std::sync::Arc;
 
 use engine::Seat;
-use hexmap::{Board, Grid, Hex, HexagonBoard};
+use hexmap::{Board, Grid, Hex};
 use serde::{Deserialize, Serialize};
 
 use crate::board::Terrain;
 use crate::event::Event;
+use crate::marks::Marks;
 use crate::rules::movement;
 use crate::state::{Setup, Stage, Town, TownSetup, Viktory};
 use crate::unit::Unit;
@@ -435,7 +436,7 @@ pub(crate) fn refresh(s: &mut Viktory) {
         let every_seat = (0..s.rules.players)
             .map(Seat)
             .fold(0, |b, seat| b | bit(seat));
-        let mut marks = Marks::new(s.board);
+        let mut marks = Marks::new(s.board, 2);
         marks.bits.fill(every_seat);
         (marks.to_grid(s.board, explored), None)
     };
@@ -509,8 +510,8 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
         .sight_memo
         .0
         .as_deref()
-        .filter(|p| p.marks.radius == Marks::radius_of(s.board));
-    let mut marks = previous.map_or_else(|| Marks::new(s.board), |p| p.marks.clone());
+        .filter(|p| p.marks.fits(s.board, 2));
+    let mut marks = previous.map_or_else(|| Marks::new(s.board, 2), |p| p.marks.clone());
     let mut sources: Vec<Source> = Vec::with_capacity(previous.map_or(0, |p| p.sources.len()));
     let mut ends = Vec::with_capacity(usize::from(s.rules.players));
     for seat in (0..s.rules.players).map(Seat) {
@@ -528,7 +529,7 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
             let m = bit(seat);
             marks.clear(m);
             for &source in mine {
-                marks.source(source, m);
+                mark_source(&mut marks, source, m);
             }
         }
         ends.push(sources.len());
@@ -568,151 +569,12 @@ fn sight_sources(s: &Viktory, seat: Seat, reach: Option<&[Hex]>, out: &mut Vec<S
     }
 }
 
-/// Dark sight marked on a square of axial coordinates padded by two hexes around the
-/// board (issue 28), row by row: a hex's neighbours and second ring are fixed steps of
-/// the index, so a mark costs no board lookup, and each row of the board is a run of the
-/// square. Marks off the board fall into the padding and are dropped by
-/// [`Marks::to_grid`].
-#[derive(Clone)]
-struct Marks {
-    radius: i32,
-    width: i32,
-    /// Per slot, a bit per seat.
-    bits: Vec<u8>,
-    /// Index steps to the six neighbours, then to the twelve hexes two away.
-    steps: [isize; 18],
-}
-
-impl Marks {
-    /// The padding: a second ring around an edge hex reaches two hexes off the board.
-    const PAD: i32 = 2;
-
-    /// The radius of `board`, as the square counts it.
-    fn radius_of(board: HexagonBoard) -> i32 {
-        i32::try_from(board.radius()).expect("a VIKTORY board is small")
-    }
-
-    /// No marks, for `board`.
-    fn new(board: HexagonBoard) -> Marks {
-        let radius = Self::radius_of(board);
-        let width = 2 * (radius + Self::PAD) + 1;
-        let offsets: [(i32, i32); 18] = [
-            (1, 0),
-            (1, -1),
-            (0, -1),
-            (-1, 0),
-            (-1, 1),
-            (0, 1),
-            (2, 0),
-            (2, -1),
-            (2, -2),
-            (1, -2),
-            (0, -2),
-            (-1, -1),
-            (-2, 0),
-            (-2, 1),
-            (-2, 2),
-            (-1, 2),
-            (0, 2),
-            (1, 1),
-        ];
-        Marks {
-            radius,
-            width,
-            bits: vec![0; usize::try_from(width * width).expect("positive")],
-            steps: offsets.map(|(dq, dr)| (dr * width + dq) as isize),
-        }
-    }
-
-    /// The slot of `hex` when it lies within the padded square.
-    fn slot(&self, hex: Hex) -> Option<usize> {
-        let reach = self.radius + Self::PAD;
-        let (q, r) = (hex.q.checked_add(reach)?, hex.r.checked_add(reach)?);
-        let side = 0..self.width;
-        (side.contains(&q) && side.contains(&r))
-            .then(|| usize::try_from(r * self.width + q).expect("in the square"))
-    }
-
-    /// Takes away the bits `m` everywhere.
-    fn clear(&mut self, m: u8) {
-        for b in &mut self.bits {
-            *b &= !m;
-        }
-    }
-
-    /// Marks what `source` sees.
-    fn source(&mut self, source: Source, m: u8) {
-        match source {
-            Source::Near(hex) => self.around(hex, false, m),
-            Source::Far(hex) => self.around(hex, true, m),
-            Source::Only(hex) => self.mark(hex, m),
-        }
-    }
-
-    /// Marks `hex` (nothing when it lies off the padded square).
-    fn mark(&mut self, hex: Hex, m: u8) {
-        if let Some(i) = self.slot(hex) {
-            self.bits[i] |= m;
-        }
-    }
-
-    /// Marks `hex`, its neighbours and, with `ring2`, the hexes two away.
-    fn around(&mut self, hex: Hex, ring2: bool, m: u8) {
-        let on_board = hex.q.abs() <= self.radius
-            && hex.r.abs() <= self.radius
-            && (hex.q + hex.r).abs() <= self.radius;
-        let Some(centre) = self.slot(hex).filter(|_| on_board) else {
-            // Not from a valid position; marked hex by hex all the same.
-            self.mark(hex, m);
-            for n in hex.neighbors() {
-                self.mark(n, m);
-            }
-            if ring2 {
-                for n in hex.ring(2) {
-                    self.mark(n, m);
-                }
-            }
-            return;
-        };
-        let steps = if ring2 {
-            &self.steps[..]
-        } else {
-            &self.steps[..6]
-        };
-        self.bits[centre] |= m;
-        for &step in steps {
-            // Within the square: the centre is on the board and steps go two hexes out.
-            self.bits[centre.wrapping_add_signed(step)] |= m;
-        }
-    }
-
-    /// The marks of the board's hexes, in the board's index order (row by row from the
-    /// top, each row west to east). With `explored` (independent exploration), a seat's
-    /// mark stays only where its bit is explored, or on the perimeter.
-    fn to_grid(&self, board: HexagonBoard, explored: Option<&Grid<u8>>) -> Grid<u8> {
-        let radius = self.radius;
-        debug_assert_eq!(radius, Self::radius_of(board));
-        let mut cells = Vec::with_capacity(board.len());
-        for r in -radius..=radius {
-            let (west, east) = ((-radius).max(-radius - r), radius.min(radius - r));
-            let (from, to) = (
-                self.slot(Hex::new(west, r)).expect("on the board"),
-                self.slot(Hex::new(east, r)).expect("on the board"),
-            );
-            let start = cells.len();
-            cells.extend_from_slice(&self.bits[from..=to]);
-            // A row's end hexes are on the perimeter, and the top and bottom rows whole.
-            if let Some(explored) = explored
-                && r.abs() < radius
-            {
-                let row = &mut cells[start + 1..start + 1 + (to - from - 1)];
-                for (b, e) in row.iter_mut().zip(explored.iter().skip(start + 1)) {
-                    *b &= e;
-                }
-            }
-        }
-        debug_assert_eq!(cells.len(), board.len());
-        Grid::from_vec(cells)
+/// Marks what `source` sees, with the bits `m`.
+fn mark_source(marks: &mut Marks, source: Source, m: u8) {
+    match source {
+        Source::Near(hex) => marks.around(hex, 1, m),
+        Source::Far(hex) => marks.around(hex, 2, m),
+        Source::Only(hex) => marks.mark(hex, m),
     }
 }
 
@@ -1374,38 +1236,6 @@ pub(crate) mod tests {
             }
         }
         actions
-    }
-
-    /// The padded square marks exactly the hexes (on the board) around each centre that
-    /// marking through the board's own index does, for boards of every side up to 9,
-    /// centres on and (in a setup that could never load) off the board.
-    #[test]
-    fn marks_agree_with_the_board() {
-        for side in 1..=9 {
-            let board = HexagonBoard::new(side);
-            let radius = i32::try_from(board.radius()).expect("small");
-            let far = radius + 3;
-            for (n, centre) in (-far..=far)
-                .flat_map(|q| (-far..=far).map(move |r| Hex::new(q, r)))
-                .enumerate()
-            {
-                let ring2 = n % 2 == 0;
-                let mut marks = Marks::new(board);
-                marks.around(centre, ring2, 0b101);
-                let mut plain = Grid::from_board(&board, 0u8);
-                let mut hexes = vec![centre];
-                hexes.extend(centre.neighbors());
-                if ring2 {
-                    hexes.extend(centre.ring(2));
-                }
-                for h in hexes {
-                    if let Some(b) = plain.get_hex_mut(&board, h) {
-                        *b |= 0b101;
-                    }
-                }
-                assert_eq!(marks.to_grid(board, None), plain, "side {side}, {centre}");
-            }
-        }
     }
 
     /// Issue 28: the faster `refresh` (and the Dark reach through `can_step`) leaves

@@ -1,0 +1,175 @@
+//! Marks on the hexes of a board, kept on a square of axial coordinates padded around
+//! it (issue 28): a hex's neighbours and the rings beyond are fixed steps of the
+//! square's index, so marking around a hex costs no board lookup, and each row of the
+//! board is a run of the square. Dark sight marks a bit per seat on it
+//! ([`crate::rules::fog`]); the town sites of 7.21 mark crowded and near hexes on it
+//! ([`crate::legal`]).
+
+use hexmap::{Grid, Hex, HexagonBoard};
+
+/// The rings [`Marks`] can mark around a hex at most.
+const MAX_PAD: u32 = 3;
+
+/// Bits per hex of a board, on a square padded by `pad` hexes around it, row by row.
+/// Marks off the board fall into the padding and are dropped by [`Marks::to_grid`].
+#[derive(Clone)]
+pub(crate) struct Marks {
+    radius: i32,
+    pad: i32,
+    width: i32,
+    /// Per slot, the bits marked there.
+    pub(crate) bits: Vec<u8>,
+    /// Index steps to the hexes one, two and three away, ring after ring (as far as the
+    /// padding goes).
+    steps: [isize; 36],
+}
+
+impl Marks {
+    /// No marks, for `board`, able to mark up to `pad` rings (at most 3) around a hex.
+    pub(crate) fn new(board: HexagonBoard, pad: u32) -> Marks {
+        let pad = pad.min(MAX_PAD);
+        let radius = radius_of(board);
+        let pad_i = i32::try_from(pad).expect("at most 3");
+        let width = 2 * (radius + pad_i) + 1;
+        let mut steps = [0isize; 36];
+        let rings = (1..=pad).flat_map(|k| Hex::ORIGIN.ring(k));
+        for (step, h) in steps.iter_mut().zip(rings) {
+            *step = (h.r * width + h.q) as isize;
+        }
+        Marks {
+            radius,
+            pad: pad_i,
+            width,
+            bits: vec![0; usize::try_from(width * width).expect("positive")],
+            steps,
+        }
+    }
+
+    /// Whether these marks are for `board` with padding `pad`.
+    pub(crate) fn fits(&self, board: HexagonBoard, pad: u32) -> bool {
+        self.radius == radius_of(board) && i64::from(self.pad) == i64::from(pad.min(MAX_PAD))
+    }
+
+    /// The slot of `hex` when it lies within the padded square.
+    #[inline]
+    fn slot(&self, hex: Hex) -> Option<usize> {
+        let reach = self.radius + self.pad;
+        let (q, r) = (hex.q.checked_add(reach)?, hex.r.checked_add(reach)?);
+        let side = 0..self.width;
+        (side.contains(&q) && side.contains(&r))
+            .then(|| usize::try_from(r * self.width + q).expect("in the square"))
+    }
+
+    /// Takes away the bits `m` everywhere.
+    pub(crate) fn clear(&mut self, m: u8) {
+        for b in &mut self.bits {
+            *b &= !m;
+        }
+    }
+
+    /// Marks `hex` (nothing when it lies off the padded square).
+    #[inline]
+    pub(crate) fn mark(&mut self, hex: Hex, m: u8) {
+        if let Some(i) = self.slot(hex) {
+            self.bits[i] |= m;
+        }
+    }
+
+    /// Marks `hex` and the hexes up to `rings` away; `rings` is at most the padding
+    /// (beyond it, the steps left at 0 mark the centre again).
+    #[inline]
+    pub(crate) fn around(&mut self, hex: Hex, rings: u32, m: u8) {
+        debug_assert!(i64::from(rings) <= i64::from(self.pad));
+        let rings = rings.min(MAX_PAD);
+        let on_board = hex.q.abs() <= self.radius
+            && hex.r.abs() <= self.radius
+            && (hex.q + hex.r).abs() <= self.radius;
+        let Some(centre) = self.slot(hex).filter(|_| on_board) else {
+            // Not from a valid position; marked hex by hex all the same.
+            for h in hex.range_iter(rings) {
+                self.mark(h, m);
+            }
+            return;
+        };
+        let count = usize::try_from(3 * rings * (rings + 1)).expect("at most 36");
+        self.bits[centre] |= m;
+        for &step in &self.steps[..count] {
+            // Within the square: the centre is on the board and steps go `pad` out.
+            self.bits[centre.wrapping_add_signed(step)] |= m;
+        }
+    }
+
+    /// The marks of the board's hexes, in the board's index order (row by row from the
+    /// top, each row west to east). With `explored` (independent exploration), a bit
+    /// stays only where it is also set in `explored`, or on the perimeter.
+    pub(crate) fn to_grid(&self, board: HexagonBoard, explored: Option<&Grid<u8>>) -> Grid<u8> {
+        let radius = self.radius;
+        debug_assert_eq!(radius, radius_of(board));
+        let mut cells = Vec::with_capacity(hexmap::Board::len(&board));
+        for r in -radius..=radius {
+            let (west, east) = ((-radius).max(-radius - r), radius.min(radius - r));
+            let (from, to) = (
+                self.slot(Hex::new(west, r)).expect("on the board"),
+                self.slot(Hex::new(east, r)).expect("on the board"),
+            );
+            let start = cells.len();
+            cells.extend_from_slice(&self.bits[from..=to]);
+            // A row's end hexes are on the perimeter, and the top and bottom rows whole.
+            if let Some(explored) = explored
+                && r.abs() < radius
+            {
+                let row = &mut cells[start + 1..start + 1 + (to - from - 1)];
+                for (b, e) in row.iter_mut().zip(explored.iter().skip(start + 1)) {
+                    *b &= e;
+                }
+            }
+        }
+        Grid::from_vec(cells)
+    }
+}
+
+/// The radius of `board`, as the square counts it.
+fn radius_of(board: HexagonBoard) -> i32 {
+    i32::try_from(board.radius()).expect("a VIKTORY board is small")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexmap::Board;
+
+    /// The padded square marks exactly the hexes (on the board) within the rings asked
+    /// of each centre that marking through the board's own index does, for boards of
+    /// every side up to 9, every padding, centres on and (in a setup that could never
+    /// load) off the board.
+    #[test]
+    fn marks_agree_with_the_board() {
+        for side in 1..=9 {
+            let board = HexagonBoard::new(side);
+            let radius = i32::try_from(board.radius()).expect("small");
+            let far = radius + 4;
+            for pad in 1..=MAX_PAD {
+                for (n, centre) in (-far..=far)
+                    .flat_map(|q| (-far..=far).map(move |r| Hex::new(q, r)))
+                    .enumerate()
+                {
+                    let rings = (n as u32) % (pad + 1);
+                    let mut marks = Marks::new(board, pad);
+                    marks.around(centre, rings, 0b101);
+                    let mut plain = Grid::from_board(&board, 0u8);
+                    for h in centre.range(rings) {
+                        if let Some(b) = plain.get_hex_mut(&board, h) {
+                            *b |= 0b101;
+                        }
+                    }
+                    assert_eq!(
+                        marks.to_grid(board, None),
+                        plain,
+                        "side {side}, pad {pad}, {centre}, {rings} rings"
+                    );
+                    assert_eq!(marks.to_grid(board, None).len(), board.len());
+                }
+            }
+        }
+    }
+}
