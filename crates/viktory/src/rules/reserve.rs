@@ -147,7 +147,7 @@ fn enemy_adjacent(s: &Viktory, seat: Seat, town: Hex) -> bool {
 
 /// Rule 13.0–13.4, 14.0: may the active player place a `kind` through `town` at `to`?
 pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<(), RuleError> {
-    match place_refusal(s, kind, town, to, &mut EnemyAdjacent::default()) {
+    match place_refusal(s, kind, town, to, &mut PlaceMemo::default()) {
         None => Ok(()),
         Some(why) => Err(why.error(kind, town, to)),
     }
@@ -156,23 +156,47 @@ pub fn check_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> Result<()
 /// Whether [`check_place`] allows the placement: the same rules, without writing a
 /// refusal (for the legal actions, which try every reserve kind through every town).
 pub fn can_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> bool {
-    place_refusal(s, kind, town, to, &mut EnemyAdjacent::default()).is_none()
+    place_refusal(s, kind, town, to, &mut PlaceMemo::default()).is_none()
 }
 
-/// 13.2's answers ([`enemy_adjacent`]) for the active player's towns, kept while one
-/// position's placements are judged: every kind in the reserve asks of the same towns.
+/// What the rules of placement ask of the active player's towns, kept while one
+/// position's placements are judged (issue 28): every kind in the reserve asks of the
+/// same towns. Each answer is worked out when first asked.
 #[derive(Default)]
-struct EnemyAdjacent(Vec<(Hex, bool)>);
+struct PlaceMemo {
+    /// Whether the active player holds his capital (14.0).
+    held: Option<bool>,
+    /// 13.2: per town, whether an enemy unit stands next to it ([`enemy_adjacent`]).
+    near: Vec<(Hex, bool)>,
+    /// 13.3: per town, the water its frigates go to ([`frigate_hexes`]).
+    water: Vec<(Hex, Vec<Hex>)>,
+}
 
-impl EnemyAdjacent {
+impl PlaceMemo {
+    /// Whether the active player holds his capital.
+    fn held(&mut self, s: &Viktory) -> bool {
+        *self
+            .held
+            .get_or_insert_with(|| s.holds_capital(s.turn.active))
+    }
+
     /// Whether an enemy unit stands next to `town` (of the active player).
-    fn at(&mut self, s: &Viktory, town: Hex) -> bool {
-        if let Some(&(_, near)) = self.0.iter().find(|(t, _)| *t == town) {
+    fn near(&mut self, s: &Viktory, town: Hex) -> bool {
+        if let Some(&(_, near)) = self.near.iter().find(|(t, _)| *t == town) {
             return near;
         }
         let near = enemy_adjacent(s, s.turn.active, town);
-        self.0.push((town, near));
+        self.near.push((town, near));
         near
+    }
+
+    /// [`frigate_hexes`] of `town`.
+    fn water(&mut self, s: &Viktory, town: Hex) -> &[Hex] {
+        let i = (self.water.iter().position(|(t, _)| *t == town)).unwrap_or_else(|| {
+            self.water.push((town, frigate_hexes(s, town)));
+            self.water.len() - 1
+        });
+        &self.water[i].1
     }
 }
 
@@ -270,7 +294,7 @@ fn place_refusal(
     kind: UnitKind,
     town: Hex,
     to: Hex,
-    near: &mut EnemyAdjacent,
+    memo: &mut PlaceMemo,
 ) -> Option<PlaceRefusal> {
     use PlaceRefusal as R;
     let seat = s.turn.active;
@@ -282,7 +306,6 @@ fn place_refusal(
     };
     let frigate = kind == UnitKind::Frigate;
     let capital = t.capital_of == Some(seat);
-    let held = s.holds_capital(seat);
     let fallback = frigate && alliance_fallback_hexes(s, seat, town, capital).contains(&to);
     if frigate {
         if fog::known_terrain(s, seat, to) != Some(Terrain::Water) {
@@ -306,10 +329,11 @@ fn place_refusal(
     if capital
         && frigate
         && s.rules.capital_frigates_nearest_water
-        && frigate_hexes(s, town).contains(&to)
+        && memo.water(s, town).contains(&to)
     {
         return None;
     }
+    let held = memo.held(s);
     if !held && s.rules.lost_capital == LostCapital::NoPlacement {
         return Some(R::NoPlacement);
     }
@@ -319,7 +343,7 @@ fn place_refusal(
     if crate::rules::pillage::next_to_pillage(s, town) {
         return Some(R::Pillaged);
     }
-    if s.rules.adjacent_enemy_restriction && near.at(s, town) {
+    if s.rules.adjacent_enemy_restriction && memo.near(s, town) {
         return Some(R::EnemyAdjacent);
     }
     let terrain = s.terrain(town).unwrap_or(Terrain::Plains);
@@ -334,7 +358,7 @@ fn place_refusal(
     if used >= capacity {
         return Some(R::Capacity(capacity));
     }
-    if frigate && !fallback && !frigate_hexes(s, town).contains(&to) {
+    if frigate && !fallback && !memo.water(s, town).contains(&to) {
         return Some(R::FrigateHex);
     }
     None
@@ -359,15 +383,15 @@ pub fn apply_place(s: &mut Viktory, kind: UnitKind, town: Hex, to: Hex, ev: &mut
 
 /// Every placement that could be made now (candidates, checked).
 pub fn placements(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
-    let mut v = candidates(s);
-    let mut near = EnemyAdjacent::default();
-    v.retain(|&(k, t, h)| place_refusal(s, k, t, h, &mut near).is_none());
+    let mut memo = PlaceMemo::default();
+    let mut v = candidates(s, &mut memo);
+    v.retain(|&(k, t, h)| place_refusal(s, k, t, h, &mut memo).is_none());
     v
 }
 
 /// Placements worth checking: each reserve kind through each own town, frigates to the
 /// water next to it or nearest to it.
-fn candidates(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
+fn candidates(s: &Viktory, memo: &mut PlaceMemo) -> Vec<(UnitKind, Hex, Hex)> {
     let seat = s.turn.active;
     let reserve = s.players[seat.index()].reserve;
     let towns: Vec<Hex> = s
@@ -379,7 +403,7 @@ fn candidates(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
     for kind in UnitKind::ALL.into_iter().filter(|&k| reserve.get(k) > 0) {
         for &town in &towns {
             if kind == UnitKind::Frigate {
-                let mut hexes = frigate_hexes(s, town);
+                let mut hexes = memo.water(s, town).to_vec();
                 hexes.extend(alliance_fallback_hexes(s, seat, town, true));
                 hexes.extend(alliance_fallback_hexes(s, seat, town, false));
                 hexes.extend(
@@ -400,11 +424,11 @@ fn candidates(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
 
 /// Whether any placement is possible (otherwise the phase ends by itself).
 pub fn any_placement(s: &Viktory) -> bool {
-    let mut near = EnemyAdjacent::default();
+    let mut memo = PlaceMemo::default();
     redeployable(s).next().is_some()
-        || candidates(s)
+        || candidates(s, &mut memo)
             .into_iter()
-            .any(|(k, t, h)| place_refusal(s, k, t, h, &mut near).is_none())
+            .any(|(k, t, h)| place_refusal(s, k, t, h, &mut memo).is_none())
 }
 
 /// Rule 13.5: starts the next frigate placement naval battle, if any is left. It has no
