@@ -113,11 +113,10 @@ pub(crate) type ReachMemo = Memo<Reached>;
 /// changed: in the movement phase one seat's, and in most other actions none.
 pub(crate) type SightMemo = Memo<Sighted>;
 
-/// One refresh's Dark sight: every seat's sources, seat after seat (seat `i`'s end at
-/// `ends[i]`), the marks they made, and the towns the memories were updated from.
+/// One refresh's Dark sight: every seat's sources (seat by seat), the marks they made,
+/// and the towns the memories were updated from.
 pub(crate) struct Sighted {
-    sources: Vec<Source>,
-    ends: Vec<usize>,
+    sources: Vec<Vec<Source>>,
     marks: Marks,
     /// The towns and cities then, each seat's memory updated from them.
     towns: Vec<(Hex, Town)>,
@@ -125,16 +124,22 @@ pub(crate) struct Sighted {
     explored: Option<Grid<u8>>,
 }
 
-/// Where a seat's Dark sight comes from: the hexes it marks are a function of these
-/// alone.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Source {
-    /// A unit, a town, or a hex the seat's units can move to: the hex and its neighbours.
-    Near(Hex),
-    /// A city or the seat's capital: two hexes around.
-    Far(Hex),
-    /// A start hex the opening player is laying out: the hex alone.
-    Only(Hex),
+/// Where a seat's Dark sight comes from, as `[rings, q, r]`: the hex at `q, r` and the
+/// hexes up to `rings` around it ([`NEAR`], [`FAR`], [`ONLY`]). The hexes a seat marks
+/// are a function of its sources alone. A plain array, so that a seat's sources
+/// compare with the last refresh's as bytes (issue 28).
+type Source = [i32; 3];
+
+/// A unit, a town, or a hex the seat's units can move to: the hex and its neighbours.
+const NEAR: i32 = 1;
+/// A city or the seat's capital: two hexes around.
+const FAR: i32 = 2;
+/// A start hex the opening player is laying out: the hex alone.
+const ONLY: i32 = 0;
+
+/// The [`Source`] seeing `rings` around `hex`.
+fn source(rings: i32, hex: Hex) -> Source {
+    [rings, hex.q, hex.r]
 }
 
 /// One reach search: the world it ran in, and each group's hexes.
@@ -512,31 +517,48 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
         .as_deref()
         .filter(|p| p.marks.fits(s.board, 2));
     let mut marks = previous.map_or_else(|| Marks::new(s.board, 2), |p| p.marks.clone());
-    let mut sources: Vec<Source> = Vec::with_capacity(previous.map_or(0, |p| p.sources.len()));
-    let mut ends = Vec::with_capacity(usize::from(s.rules.players));
-    for seat in (0..s.rules.players).map(Seat) {
-        let start = sources.len();
-        let reach = reached
-            .filter(|(mover, _)| *mover == seat)
-            .map(|(_, hexes)| hexes);
-        sight_sources(s, seat, reach, &mut sources);
-        let mine = &sources[start..];
-        let before = previous.and_then(|p| {
-            let from = seat.index().checked_sub(1).map_or(0, |i| p.ends[i]);
-            p.sources.get(from..*p.ends.get(seat.index())?)
-        });
-        if before != Some(mine) {
-            let m = bit(seat);
+    // Each seat's sources in a fixed order: its units, its towns, its reach when it is
+    // moving, the start hexes while it lays out its capital.
+    // Each about as long as at the last refresh.
+    let mut sources: Vec<Vec<Source>> = (0..usize::from(s.rules.players))
+        .map(|i| {
+            let before = previous.and_then(|p| p.sources.get(i)).map_or(0, Vec::len);
+            Vec::with_capacity(before + 8)
+        })
+        .collect();
+    for u in &s.units {
+        if let Some(mine) = sources.get_mut(u.owner.index()) {
+            mine.push(source(NEAR, u.hex));
+        }
+    }
+    for (hex, t) in s.towns() {
+        if let Some(mine) = sources.get_mut(t.owner.index()) {
+            let far = t.city || t.capital_of == Some(t.owner);
+            mine.push(source(if far { FAR } else { NEAR }, hex));
+        }
+    }
+    if let Some((mover, hexes)) = reached
+        && let Some(mine) = sources.get_mut(mover.index())
+    {
+        mine.extend(hexes.iter().map(|&h| source(NEAR, h)));
+    }
+    if s.turn.stage == Stage::Opening
+        && let Some(mine) = sources.get_mut(s.turn.active.index())
+    {
+        // The opening player sees the start hexes he is laying out.
+        mine.extend(s.turn.capital_candidates.iter().map(|&h| source(ONLY, h)));
+    }
+    for (i, mine) in sources.iter().enumerate() {
+        if previous.and_then(|p| p.sources.get(i)) != Some(mine) {
+            let m = bit(Seat(u8::try_from(i).expect("at most 8 seats")));
             marks.clear(m);
             for &source in mine {
                 mark_source(&mut marks, source, m);
             }
         }
-        ends.push(sources.len());
     }
     Sighted {
         sources,
-        ends,
         marks,
         towns: s.towns.clone(),
         explored: s
@@ -546,35 +568,13 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
     }
 }
 
-/// Dark: what `seat` sees from, in a fixed order (its units, its towns, `reach` when it
-/// is [`moving_now`], the start hexes while it lays out its capital); appended to `out`.
-fn sight_sources(s: &Viktory, seat: Seat, reach: Option<&[Hex]>, out: &mut Vec<Source>) {
-    out.extend(
-        s.units
-            .iter()
-            .filter(|u| u.owner == seat)
-            .map(|u| Source::Near(u.hex)),
-    );
-    out.extend(s.towns().filter(|(_, t)| t.owner == seat).map(|(hex, t)| {
-        if t.city || t.capital_of == Some(seat) {
-            Source::Far(hex)
-        } else {
-            Source::Near(hex)
-        }
-    }));
-    out.extend(reach.unwrap_or_default().iter().map(|&h| Source::Near(h)));
-    if s.turn.active == seat && s.turn.stage == Stage::Opening {
-        // The opening player sees the start hexes he is laying out.
-        out.extend(s.turn.capital_candidates.iter().map(|&h| Source::Only(h)));
-    }
-}
-
 /// Marks what `source` sees, with the bits `m`.
 fn mark_source(marks: &mut Marks, source: Source, m: u8) {
-    match source {
-        Source::Near(hex) => marks.around(hex, 1, m),
-        Source::Far(hex) => marks.around(hex, 2, m),
-        Source::Only(hex) => marks.mark(hex, m),
+    let hex = Hex::new(source[1], source[2]);
+    match source[0] {
+        NEAR => marks.around(hex, 1, m),
+        FAR => marks.around(hex, 2, m),
+        _ => marks.mark(hex, m),
     }
 }
 
