@@ -39,6 +39,12 @@ impl AiGame for Avl {
         turn_marker(self)
     }
 
+    /// The activation the view is in (issue 29): MCTS keeps its tree from decision to
+    /// decision within one, as it does within a VIKTORY player turn.
+    fn view_turn(view: &View) -> Option<u64> {
+        Some(position_marker(&view.position))
+    }
+
     fn is_pass(action: &Action) -> bool {
         is_pass(action)
     }
@@ -115,14 +121,19 @@ pub fn is_pass(action: &Action) -> bool {
 /// this turn (7.2.1), plus one for each side's Reinforcement Segment (4.3). It grows by
 /// one with each activation, so MCTS rollouts stop after a couple of them.
 pub fn turn_marker(s: &Avl) -> u64 {
-    let pos = s.position();
+    position_marker(s.position())
+}
+
+/// [`turn_marker`] of a position, which a seat's view shows whole (a hidden chit
+/// counts as played as any other).
+fn position_marker(pos: &avl::state::Position) -> u64 {
     let played = (pos.played[0].len() + pos.played[1].len()).min(29) as u64;
     let extra = match pos.phase {
         avl::Phase::Reinforcement(avl::Side::Axis) => 1,
         avl::Phase::Reinforcement(avl::Side::Soviet) | avl::Phase::Over => 2,
         _ => 0,
     };
-    u64::from(s.turn().0) * 32 + played + extra
+    u64::from(pos.turn.0) * 32 + played + extra
 }
 
 /// Rules 8.1, 8.3, 11.2.2: the legal actions moving `piece` one hex further now.

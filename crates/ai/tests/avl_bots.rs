@@ -736,6 +736,89 @@ fn the_turn_marker_counts_activations() {
     assert!(seen.len() > 30, "{} markers", seen.len());
 }
 
+/// Issue 29: a view tells the activation it is in, as the state's turn marker does, for
+/// either seat and a spectator, hidden chits and all.
+#[test]
+fn views_tell_the_activation() {
+    let mut seen = std::collections::BTreeSet::new();
+    playout(
+        start(avl::DEMO_SCENARIO, all_options()),
+        12,
+        5_000,
+        |s, _, _| {
+            let marker = ai::avl::turn_marker(s);
+            seen.insert(marker);
+            for seat in [Some(Seat(0)), Some(Seat(1)), None] {
+                assert_eq!(<Avl as AiGame>::view_turn(&s.view(seat)), Some(marker));
+            }
+        },
+    );
+    assert!(seen.len() > 30, "{} markers", seen.len());
+}
+
+/// Issue 29: within an activation MCTS searches on from the tree of its previous
+/// decision. MCTS (24 iterations a decision) plays the Axis against greedy on the test
+/// scenario: some of its searches start from a kept tree, never the first of an
+/// activation, and none with reuse off.
+#[test]
+fn mcts_keeps_its_tree_within_an_activation() {
+    let play = |reuse: bool| {
+        let mut s = start(avl::DEMO_SCENARIO, Options::default());
+        let mut mcts = Mcts::new(<Avl as AiGame>::search_settings(MctsConfig {
+            budget: Budget::Iterations(24),
+            trees: 1,
+            threads: 1,
+            reuse,
+            ..MctsConfig::default()
+        }));
+        let mut greedy = Greedy::default();
+        // Per search of the Axis: (turn marker, root visits kept, iterations).
+        let mut searches: Vec<(u64, u64, u64)> = Vec::new();
+        for step in 0..400u64 {
+            let a = match s.to_move() {
+                ToMove::Over(_) => break,
+                ToMove::Chance => s.sample_chance(&mut arena::chance_rng(7, step)),
+                ToMove::Seat(seat) => {
+                    let legal = s.legal_actions();
+                    let view = s.view(Some(seat));
+                    let mut rng = arena::bot_rng(7, step);
+                    let i = if seat == Seat(0) {
+                        let i = Bot::<Avl>::choose(&mut mcts, &view, &legal, &mut rng);
+                        if let Some(stats) = mcts.last {
+                            searches.push((
+                                ai::avl::turn_marker(&s),
+                                stats.reused,
+                                stats.iterations,
+                            ));
+                        }
+                        i
+                    } else {
+                        Bot::<Avl>::choose(&mut greedy, &view, &legal, &mut rng)
+                    };
+                    legal[i]
+                }
+            };
+            s.apply_unchecked(a);
+        }
+        searches
+    };
+    let with = play(true);
+    let reused = with.iter().filter(|d| d.1 > 0).count();
+    assert!(
+        reused * 3 >= with.len() && with.len() >= 10,
+        "{reused} of {} searches started from a kept tree: {with:?}",
+        with.len()
+    );
+    assert_eq!(with[0].1, 0, "the first search has nothing to keep");
+    for w in with.windows(2) {
+        if w[1].0 != w[0].0 {
+            assert_eq!(w[1].1, 0, "a new activation starts a new tree: {w:?}");
+        }
+    }
+    let without = play(false);
+    assert!(without.iter().all(|d| d.1 == 0), "{without:?}");
+}
+
 /// Greedy beats random from both sides on the test scenario (a few seeded games;
 /// `hexwar simulate --game avl` measures it properly).
 #[test]
