@@ -16,8 +16,9 @@
 //! (`refresh`); the explored tiles, the remembered towns and the last fight are state.
 //! A refresh works again only what changed (issue 28): the moving seat's reach only for
 //! the groups of units not searched already in the same surroundings (`ReachMemo`), a
-//! seat's sight only when what it sees from changed (`SightMemo`), a seat's memory only
-//! when its sight or the towns changed. Two memos ride along with the state and are
+//! seat's sight only when what it sees from changed (`SightMemo`; marked on the padded
+//! square of `crate::marks`), the visible hexes only when the marks or the exploration
+//! changed, a seat's memory only when its sight or the towns changed. Two memos ride along with the state and are
 //! never part of the position; `tests::refresh_agrees_with_the_plain_recomputation`
 //! plays seeded games through the plain recomputation beside this one.
 
@@ -518,8 +519,8 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
         .filter(|p| p.marks.fits(s.board, 2));
     let mut marks = previous.map_or_else(|| Marks::new(s.board, 2), |p| p.marks.clone());
     // Each seat's sources in a fixed order: its units, its towns, its reach when it is
-    // moving, the start hexes while it lays out its capital.
-    // Each about as long as at the last refresh.
+    // moving, the start hexes while it lays out its capital; each list sized as at the
+    // last refresh (growing it step by step cost more than the one pass saves).
     let mut sources: Vec<Vec<Source>> = (0..usize::from(s.rules.players))
         .map(|i| {
             let before = previous.and_then(|p| p.sources.get(i)).map_or(0, Vec::len);
