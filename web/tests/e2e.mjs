@@ -7,6 +7,7 @@
 // HEXWAR_BIN overrides the server binary, CHROMIUM the browser; E2E_ONLY=battle,replay
 // runs only the tests of those names (for working on one of them).
 
+import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { check, failed, startServer } from './lib.mjs';
 import * as avl from './avl.mjs';
@@ -15,8 +16,14 @@ import * as lobby from './lobby.mjs';
 import * as play from './play.mjs';
 import * as replay from './replay.mjs';
 
+const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+if (!existsSync(executablePath)) {
+  // Without it the launch waits instead of failing; scripts/test installs it.
+  console.error(`no browser at ${executablePath}: install Debian's chromium (scripts/test does) or set CHROMIUM`);
+  process.exit(1);
+}
 const { base, child } = await startServer();
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
 const only = (process.env.E2E_ONLY || '').split(',').filter(Boolean);
 try {
   for (const test of [...lobby.tests, ...board.tests, ...play.tests, ...replay.tests, ...avl.tests]) {

@@ -98,12 +98,17 @@ export async function replay(browser, base) {
 
 /**
  * Ann moves, takes the move back, attacks Bob's capital and resigns once dice have
- * been rolled. The replay, watched as a spectator, shows the dice of each step with
+ * been rolled. Bob holds it with five infantry: Ann's three attack dice cannot hit them
+ * all in the first round (the server rolls a round's dice in the request that starts
+ * it), so the battle is still on when she resigns (with three, she took the capital in
+ * 4 of 60 tries, and the game was over before the resignation). The replay, watched as a spectator, shows the dice of each step with
  * who rolled them and for what, the players' names in the lines, the winner; its
  * list jumps to a step when clicked; the keys and autoplay drive it.
  */
 export async function replayDice(browser, base) {
-  const created = await api(base, 'POST', '/api/games', { game: 'viktory', setup: battleSetup(), seats: [{ name: 'Ann' }, { kind: 'bot' }] });
+  const setup = battleSetup();
+  for (const id of [7, 8]) setup.units.push({ id, owner: 1, kind: 'infantry', hex: [2, 0], mp: 0 });
+  const created = await api(base, 'POST', '/api/games', { game: 'viktory', setup, seats: [{ name: 'Ann' }, { kind: 'bot' }] });
   const id = created.id;
   const token = created.seats[0].token;
   const annState = () => api(base, 'GET', `/api/games/${id}`, null, token);
@@ -122,6 +127,7 @@ export async function replayDice(browser, base) {
     rolled = steps.some((st) => st.events.some((e) => e.type === 'die_rolled'));
   }
   check(rolled, 'the battle rolled dice');
+  check((await annState()).status !== 'over', 'the battle is still on when Ann resigns');
   await api(base, 'POST', `/api/games/${id}/resign`, {}, token);
   const state = await finished(base, id, 50);
   check(state.status === 'over', 'the game is over once Ann resigned');
