@@ -11,6 +11,8 @@ use avl::{Avl, Chit, Location, Options, Scenario, Setup, Side, Supply, View};
 use engine::{Game, GameRng, Seat, ToMove};
 use std::collections::{HashMap, HashSet, VecDeque};
 
+mod common;
+
 const CAMPAIGN: &str = include_str!("../../../data/avl/campaign.toml");
 /// The campaign as it was when the positions in `tests/data/avl-campaign-*.json` were
 /// played (before its balance tuning added six Soviet divisions).
@@ -763,7 +765,6 @@ fn views_tell_the_activation() {
 #[test]
 fn mcts_keeps_its_tree_within_an_activation() {
     let play = |reuse: bool| {
-        let mut s = start(avl::DEMO_SCENARIO, Options::default());
         let mut mcts = Mcts::new(<Avl as AiGame>::search_settings(MctsConfig {
             budget: Budget::Iterations(24),
             trees: 1,
@@ -771,50 +772,10 @@ fn mcts_keeps_its_tree_within_an_activation() {
             reuse,
             ..MctsConfig::default()
         }));
-        let mut greedy = Greedy::default();
-        // Per search of the Axis: (turn marker, root visits kept, iterations).
-        let mut searches: Vec<(u64, u64, u64)> = Vec::new();
-        for step in 0..400u64 {
-            let a = match s.to_move() {
-                ToMove::Over(_) => break,
-                ToMove::Chance => s.sample_chance(&mut arena::chance_rng(7, step)),
-                ToMove::Seat(seat) => {
-                    let legal = s.legal_actions();
-                    let view = s.view(Some(seat));
-                    let mut rng = arena::bot_rng(7, step);
-                    let i = if seat == Seat(0) {
-                        let i = Bot::<Avl>::choose(&mut mcts, &view, &legal, &mut rng);
-                        if let Some(stats) = mcts.last {
-                            searches.push((
-                                ai::avl::turn_marker(&s),
-                                stats.reused,
-                                stats.iterations,
-                            ));
-                        }
-                        i
-                    } else {
-                        Bot::<Avl>::choose(&mut greedy, &view, &legal, &mut rng)
-                    };
-                    legal[i]
-                }
-            };
-            s.apply_unchecked(a);
-        }
-        searches
+        let s = start(avl::DEMO_SCENARIO, Options::default());
+        common::mcts_against_greedy(s, &mut mcts, 7, 400, ai::avl::turn_marker).0
     };
-    let with = play(true);
-    let reused = with.iter().filter(|d| d.1 > 0).count();
-    assert!(
-        reused * 3 >= with.len() && with.len() >= 10,
-        "{reused} of {} searches started from a kept tree: {with:?}",
-        with.len()
-    );
-    assert_eq!(with[0].1, 0, "the first search has nothing to keep");
-    for w in with.windows(2) {
-        if w[1].0 != w[0].0 {
-            assert_eq!(w[1].1, 0, "a new activation starts a new tree: {w:?}");
-        }
-    }
+    common::assert_kept_within(&play(true), 10, "activation");
     let without = play(false);
     assert!(without.iter().all(|d| d.1 == 0), "{without:?}");
 }

@@ -8,6 +8,8 @@ use hexmap::Board;
 use viktory::Viktory;
 use viktory::rules::fog;
 
+mod common;
+
 fn new_game(preset: &str, players: u8, options: &serde_json::Value) -> Viktory {
     let setup = Viktory::new_setup(&NewGame {
         preset: Some(preset.into()),
@@ -454,9 +456,7 @@ fn mcts_shares_a_budget_over_a_player_turn() {
 /// repeat exactly, on one thread or two.
 #[test]
 fn mcts_keeps_its_tree_within_a_player_turn() {
-    // Per search of seat 0: (turn marker, root visits kept, iterations); and the game.
     let play = |reuse: bool, threads: u32| {
-        let mut state = new_game("classic", 2, &serde_json::json!({"max_turns": 6}));
         let mut mcts = Mcts::new(<Viktory as AiGame>::search_settings(MctsConfig {
             budget: Budget::Iterations(48),
             trees: 2,
@@ -464,48 +464,11 @@ fn mcts_keeps_its_tree_within_a_player_turn() {
             reuse,
             ..MctsConfig::default()
         }));
-        let mut greedy = Greedy::default();
-        let mut searches: Vec<(u64, u64, u64)> = Vec::new();
-        let mut actions = Vec::new();
-        for step in 0..5_000u64 {
-            let a = match state.to_move() {
-                ToMove::Over(_) => break,
-                ToMove::Chance => state.sample_chance(&mut arena::chance_rng(5, step)),
-                ToMove::Seat(seat) => {
-                    let legal = state.legal_actions();
-                    let view = state.view(Some(seat));
-                    let mut rng = arena::bot_rng(5, step);
-                    let i = if seat == Seat(0) {
-                        let i = Bot::<Viktory>::choose(&mut mcts, &view, &legal, &mut rng);
-                        if let Some(stats) = mcts.last {
-                            let marker = ai::viktory::turn_marker(&state);
-                            searches.push((marker, stats.reused, stats.iterations));
-                        }
-                        i
-                    } else {
-                        Bot::<Viktory>::choose(&mut greedy, &view, &legal, &mut rng)
-                    };
-                    legal[i]
-                }
-            };
-            actions.push(a);
-            state.apply_unchecked(a);
-        }
-        (searches, actions)
+        let state = new_game("classic", 2, &serde_json::json!({"max_turns": 6}));
+        common::mcts_against_greedy(state, &mut mcts, 5, 5_000, ai::viktory::turn_marker)
     };
     let (with, game) = play(true, 1);
-    let reused = with.iter().filter(|d| d.1 > 0).count();
-    assert!(
-        reused * 3 >= with.len(),
-        "{reused} of {} searches started from a kept tree: {with:?}",
-        with.len()
-    );
-    assert_eq!(with[0].1, 0, "the first search has nothing to keep");
-    for w in with.windows(2) {
-        if w[1].0 != w[0].0 {
-            assert_eq!(w[1].1, 0, "a new player turn starts a new tree: {w:?}");
-        }
-    }
+    common::assert_kept_within(&with, 1, "player turn");
     assert!(
         with.iter().all(|d| (1..=48).contains(&d.2)),
         "the budget counts new iterations only: {with:?}"

@@ -146,8 +146,8 @@ fn metropolis_switches(s: &Viktory) -> Vec<Action> {
 /// three hexes from an own town (7.21), with no known town on or next to it, in sight
 /// (Dark: `building::check_town` refuses a site out of sight, and is not asked here, as
 /// it would write that refusal for most of the range). Each site once, in no order: the
-/// crowded and near hexes are marked on a padded square ([`Marks`]), then read in one
-/// pass over the board (issue 28).
+/// crowded and near hexes are marked on a padded square ([`Marks`]), then read row by
+/// row from it (issue 28).
 fn build_candidates(s: &Viktory) -> Vec<Action> {
     /// A known town on the hex or next to it.
     const CROWDED: u8 = 1;
@@ -169,13 +169,8 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
         // An own town is a known town: the hexes within one of it are crowded.
         marks.around(hex, 3, NEAR);
     }
-    let sites = marks.to_grid(board, None);
-    for (first, west, len) in board.range_runs(Hex::ORIGIN, board.radius()) {
-        for (k, _) in sites.as_slice()[first..first + len]
-            .iter()
-            .enumerate()
-            .filter(|&(_, &m)| m == NEAR)
-        {
+    for (first, west, row) in marks.rows(board) {
+        for (k, _) in row.iter().enumerate().filter(|&(_, &m)| m == NEAR) {
             let (i, h) = (first + k, west + Hex::new(k as i32, 0));
             if fog::known_terrain_at(s, seat, h, i).is_some_and(Terrain::is_land)
                 && fog::sees_at(s, seat, i)

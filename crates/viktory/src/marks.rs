@@ -15,7 +15,9 @@ const MAX_PAD: u32 = 3;
 #[derive(Clone)]
 pub(crate) struct Marks {
     radius: i32,
-    pad: i32,
+    pad: u32,
+    /// The board's radius and the padding: the square's half-width.
+    reach: i32,
     width: i32,
     /// Per slot, the bits marked there.
     pub(crate) bits: Vec<u8>,
@@ -29,8 +31,8 @@ impl Marks {
     pub(crate) fn new(board: HexagonBoard, pad: u32) -> Marks {
         let pad = pad.min(MAX_PAD);
         let radius = radius_of(board);
-        let pad_i = i32::try_from(pad).expect("at most 3");
-        let width = 2 * (radius + pad_i) + 1;
+        let reach = radius + i32::try_from(pad).expect("at most 3");
+        let width = 2 * reach + 1;
         let mut steps = [0isize; 36];
         let rings = (1..=pad).flat_map(|k| Hex::ORIGIN.ring(k));
         for (step, h) in steps.iter_mut().zip(rings) {
@@ -38,7 +40,8 @@ impl Marks {
         }
         Marks {
             radius,
-            pad: pad_i,
+            pad,
+            reach,
             width,
             bits: vec![0; usize::try_from(width * width).expect("positive")],
             steps,
@@ -47,14 +50,16 @@ impl Marks {
 
     /// Whether these marks are for `board` with padding `pad`.
     pub(crate) fn fits(&self, board: HexagonBoard, pad: u32) -> bool {
-        self.radius == radius_of(board) && i64::from(self.pad) == i64::from(pad.min(MAX_PAD))
+        self.radius == radius_of(board) && self.pad == pad.min(MAX_PAD)
     }
 
     /// The slot of `hex` when it lies within the padded square.
     #[inline]
     fn slot(&self, hex: Hex) -> Option<usize> {
-        let reach = self.radius + self.pad;
-        let (q, r) = (hex.q.checked_add(reach)?, hex.r.checked_add(reach)?);
+        let (q, r) = (
+            hex.q.checked_add(self.reach)?,
+            hex.r.checked_add(self.reach)?,
+        );
         let side = 0..self.width;
         (side.contains(&q) && side.contains(&r))
             .then(|| usize::try_from(r * self.width + q).expect("in the square"))
@@ -79,7 +84,7 @@ impl Marks {
     /// (beyond it, the steps left at 0 mark the centre again).
     #[inline]
     pub(crate) fn around(&mut self, hex: Hex, rings: u32, m: u8) {
-        debug_assert!(i64::from(rings) <= i64::from(self.pad));
+        debug_assert!(rings <= self.pad);
         let rings = rings.min(MAX_PAD);
         let on_board = hex.q.abs() <= self.radius
             && hex.r.abs() <= self.radius
@@ -99,27 +104,34 @@ impl Marks {
         }
     }
 
-    /// The marks of the board's hexes, in the board's index order (row by row from the
-    /// top, each row west to east). With `explored` (independent exploration), a bit
-    /// stays only where it is also set in `explored`, or on the perimeter.
+    /// The marks of `board`'s rows, in the board's index order (from the top, each row
+    /// west to east): each row's first index, its westmost hex, and its hexes' bits.
+    pub(crate) fn rows(
+        &self,
+        board: HexagonBoard,
+    ) -> impl Iterator<Item = (usize, Hex, &[u8])> + '_ {
+        debug_assert_eq!(self.radius, radius_of(board));
+        board
+            .range_runs(Hex::ORIGIN, board.radius())
+            .map(move |(first, west, len)| {
+                let from = self.slot(west).expect("on the board");
+                (first, west, &self.bits[from..from + len])
+            })
+    }
+
+    /// The marks of the board's hexes, in the board's index order. With `explored`
+    /// (independent exploration), a bit stays only where it is also set in `explored`,
+    /// or on the perimeter.
     pub(crate) fn to_grid(&self, board: HexagonBoard, explored: Option<&Grid<u8>>) -> Grid<u8> {
-        let radius = self.radius;
-        debug_assert_eq!(radius, radius_of(board));
         let mut cells = Vec::with_capacity(hexmap::Board::len(&board));
-        for r in -radius..=radius {
-            let (west, east) = ((-radius).max(-radius - r), radius.min(radius - r));
-            let (from, to) = (
-                self.slot(Hex::new(west, r)).expect("on the board"),
-                self.slot(Hex::new(east, r)).expect("on the board"),
-            );
-            let start = cells.len();
-            cells.extend_from_slice(&self.bits[from..=to]);
+        for (first, west, row) in self.rows(board) {
+            cells.extend_from_slice(row);
             // A row's end hexes are on the perimeter, and the top and bottom rows whole.
             if let Some(explored) = explored
-                && r.abs() < radius
+                && west.r.abs() < self.radius
             {
-                let row = &mut cells[start + 1..start + 1 + (to - from - 1)];
-                for (b, e) in row.iter_mut().zip(explored.iter().skip(start + 1)) {
+                let inner = &mut cells[first + 1..first + row.len() - 1];
+                for (b, e) in inner.iter_mut().zip(&explored.as_slice()[first + 1..]) {
                     *b &= e;
                 }
             }
