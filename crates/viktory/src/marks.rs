@@ -10,6 +10,36 @@ use hexmap::{Grid, Hex, HexagonBoard};
 /// The rings [`Marks`] can mark around a hex at most.
 const MAX_PAD: u32 = 3;
 
+/// The axial offsets of the hexes one, two and three away, ring after ring: worked out
+/// once, by the compiler, not on every [`Marks::new`] (issue 28).
+const RINGS: [[i32; 2]; 36] = rings();
+
+/// [`RINGS`]: each offset within three of the origin, by its distance from it.
+const fn rings() -> [[i32; 2]; 36] {
+    let mut out = [[0; 2]; 36];
+    let mut filled = 0;
+    let mut ring = 1;
+    while ring <= 3 {
+        let mut q: i32 = -3;
+        while q <= 3 {
+            let mut r: i32 = -3;
+            while r <= 3 {
+                let (dq, dr, ds) = (q.abs(), r.abs(), (q + r).abs());
+                let far = if dq > dr { dq } else { dr };
+                if (if far > ds { far } else { ds }) == ring {
+                    out[filled] = [q, r];
+                    filled += 1;
+                }
+                r += 1;
+            }
+            q += 1;
+        }
+        ring += 1;
+    }
+    assert!(filled == 36, "3 rings of 6, 12 and 18 hexes");
+    out
+}
+
 /// Bits per hex of a board, on a square padded by `pad` hexes around it, row by row.
 /// Marks off the board fall into the padding and are dropped by [`Marks::to_grid`].
 #[derive(Clone)]
@@ -34,9 +64,10 @@ impl Marks {
         let reach = radius + i32::try_from(pad).expect("at most 3");
         let width = 2 * reach + 1;
         let mut steps = [0isize; 36];
-        let rings = (1..=pad).flat_map(|k| Hex::ORIGIN.ring(k));
-        for (step, h) in steps.iter_mut().zip(rings) {
-            *step = (h.r * width + h.q) as isize;
+        // The rings beyond the padding stay 0 (`around` never reads them).
+        let count = usize::try_from(3 * pad * (pad + 1)).expect("at most 36");
+        for (step, [q, r]) in steps.iter_mut().zip(RINGS).take(count) {
+            *step = (r * width + q) as isize;
         }
         Marks {
             radius,
