@@ -241,9 +241,10 @@ function stateOf(svg) {
  * Draws the board into `svg`.
  * `marks`: {sources: Set of hex keys, targets: Set, selected: key|null}.
  * `onHex(hexKey)` is called when a hex is clicked or chosen with the keyboard.
+ * `names`: the players' names by seat, for the hexes' descriptions ("seat N" without).
  * What `highlight` and `markRecent` last set on this svg is drawn again.
  */
-export function drawBoard(svg, view, marks, onHex) {
+export function drawBoard(svg, view, marks, onHex, names = []) {
   const position = view.position;
   const side = view.board_side;
   const viewer = view.seat === undefined ? null : view.seat;
@@ -292,7 +293,7 @@ export function drawBoard(svg, view, marks, onHex) {
     const stack = stacks.get(k);
     if (stack) g.append(drawStack(c, stack, viewer, view.colorblind, !!town));
     if (coords) g.append(el('text', { x: c[0], y: c[1] + 25.5, class: 'hex-coords' }, shown(k)));
-    const text = describeHex(k, t, town, stack, perimeter, sight && !sight.has(k));
+    const text = describeHex(k, t, town, stack, perimeter, sight && !sight.has(k), names);
     state.texts.set(k, text);
     const clickable = marks.targets.has(k) || marks.sources.has(k);
     g.append(el('title', {}, text));
@@ -355,14 +356,16 @@ function townKind(town) {
   return town.capital_of !== undefined && town.capital_of !== null ? 'capital' : town.city ? 'city' : 'town';
 }
 
-function describeHex(k, t, town, stack, perimeter, fogged) {
+/** A hex in words, its town and counters named by their players' `names`. */
+function describeHex(k, t, town, stack, perimeter, fogged, names) {
+  const who = (seat) => names[seat] || `seat ${seat + 1}`;
   const parts = [`${shown(k)}: ${t || 'unexplored'}${perimeter ? ' (the sea around the map)' : ''}${fogged ? ', out of sight' : ''}`];
-  if (town) parts.push(`${townKind(town)} of seat ${town.owner + 1}`);
+  if (town) parts.push(`${townKind(town)} of ${who(town.owner)}`);
   if (stack) {
     const counts = {};
     for (const u of stack) {
       const aboard = u.aboard !== undefined && u.aboard !== null;
-      const name = `seat ${u.owner + 1} ${u.kind}${aboard ? ' aboard a frigate' : ''}`;
+      const name = `${who(u.owner)}\u2019s ${u.kind}${aboard ? ' aboard a frigate' : ''}`;
       counts[name] = (counts[name] || 0) + 1;
     }
     parts.push(Object.entries(counts).map(([name, n]) => `${n} × ${name}`).join(', '));

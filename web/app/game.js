@@ -663,7 +663,7 @@ export async function showGame(app, id, linkToken) {
       }
       if (family) family.draw(svg, then, { sources: new Set(), targets: new Set(), selected: null }, () => {});
       else {
-        drawBoard(svg, then.view, { sources: new Set(), targets: moved, selected: null }, () => {});
+        drawBoard(svg, then.view, { sources: new Set(), targets: moved, selected: null }, () => {}, names());
         markRecent(svg, recentMoves([step]));
       }
     } catch (e) {
@@ -708,7 +708,7 @@ export async function showGame(app, id, linkToken) {
     const marks = { sources, targets, selected: ui.selected };
     if (family) family.draw(svg, state, marks, (k) => onHex(k, currentEntries));
     else {
-      drawBoard(svg, { ...view, board_side: view.board_side }, marks, (k) => onHex(k, currentEntries));
+      drawBoard(svg, { ...view, board_side: view.board_side }, marks, (k) => onHex(k, currentEntries), names());
       markRecent(svg, screen.seat === null ? [] : recentMoves());
       highlight(svg, []);
     }

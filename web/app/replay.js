@@ -192,7 +192,7 @@ export async function showReplay(app, id) {
         family.draw(svg, at, NO_MARKS, () => {});
       } else {
         label.textContent = `step ${version} of ${versions[last]} \u00b7 turn ${turn.number}, ${turn.stage.replaceAll('_', ' ')} phase`;
-        drawBoard(svg, at.view, NO_MARKS, () => {});
+        drawBoard(svg, at.view, NO_MARKS, () => {}, names);
       }
       drawChart(chart, history.points, players, version, colorOf);
       drawn = p;

@@ -413,7 +413,7 @@ export async function boardInteraction(browser, base) {
   const readout = page.locator('.hex-readout');
   await readout.waitFor({ state: 'visible' });
   const text = await readout.textContent();
-  check(/^2,0: plains; capital of seat 2; 2 × seat 2 infantry, 1 × seat 2 artillery/.test(text), `the readout names the hex under the pointer (${text})`);
+  check(/^2,0: plains; capital of Bot 2; 2 × Bot 2\u2019s infantry, 1 × Bot 2\u2019s artillery/.test(text), `the readout names the hex and its players under the pointer (${text})`);
   check((await page.locator('svg.map .ring-hover[data-hex="2,0"]').count()) === 1, 'the hex under the pointer is outlined');
   await page.locator('g.hex[data-hex="-1,-1"] polygon.tile').hover();
   check(/^−1,−1: /.test(await readout.textContent()), `the readout follows the pointer (${await readout.textContent()})`);
