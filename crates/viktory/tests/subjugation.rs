@@ -232,6 +232,46 @@ fn rule_15_64_example_vassal_cavalry() {
     assert_eq!(refused(&pos(false), mv(1, 1, 0)), ("not_adjacent", "9.13"));
 }
 
+/// 15.64 under Dark (online rules): a moving seat sees every hex its units can move to
+/// and one beyond, its roads to an Alliance partner's city included. The Vassal's
+/// cavalry of 15.64's example reaches the enemy city at (3,-1), five hexes off, only by
+/// the road to his Ruler's city; without the Alliance it walks three hexes, and the
+/// city stays out of sight.
+#[test]
+fn rule_15_64_dark_sight_takes_the_road_to_an_alliance_city() {
+    let pos = |allied: bool| {
+        let mut p = Pos::new(3, Stage::Move)
+            .rules(|r| {
+                r.subjugation = true;
+                r.dark = true;
+            })
+            .terrain(h(2, 0), Terrain::Mountain)
+            .town(h(-2, 0), 1, true, true)
+            .town(h(1, 0), 0, true, true)
+            .town(h(3, -1), 2, true, true)
+            .unit(1, 1, UnitKind::Cavalry, h(-2, 0))
+            .unit(2, 0, UnitKind::Infantry, h(2, 0))
+            .active(1);
+        if allied {
+            p.setup.players[1].ruler = Some(Seat(0));
+        }
+        p.build()
+    };
+    let s = pos(true);
+    assert!(s.check(&mv(1, 1, 0)).is_ok(), "the road is open");
+    assert!(viktory::rules::fog::sees(&s, Seat(1), h(3, -1)));
+    assert!(
+        viktory::rules::fog::sees(&s, Seat(1), h(4, -1)),
+        "one beyond"
+    );
+    let s = pos(false);
+    assert!(!viktory::rules::fog::sees(&s, Seat(1), h(3, -1)));
+    assert!(
+        viktory::rules::fog::sees(&s, Seat(1), h(2, 0)),
+        "three hexes on foot, and one beyond"
+    );
+}
+
 /// 15.64: Alliance units next to a town do not stop reserve placement (13.2).
 #[test]
 fn rule_15_64_alliance_units_do_not_restrict_placement() {
