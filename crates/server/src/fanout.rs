@@ -138,6 +138,123 @@ mod tests {
         )
     }
 
+    /// Plays one action on `hub` for whichever person is to move in game `id` (whose
+    /// seats' tokens are `tokens`); returns the log version after it.
+    async fn play_one(hub: &Arc<Hub>, id: &str, tokens: &[String]) -> u64 {
+        let slot = hub.slot(id);
+        let (version, to_move, legal) = {
+            let guard = hub.lock(&slot).await.expect("the game loads");
+            let live = guard.as_ref().expect("loaded");
+            (
+                live.session.version(),
+                live.session.to_move(),
+                live.session.legal(),
+            )
+        };
+        let ToMove::Seat(seat) = to_move else {
+            panic!("a person is to move: {to_move:?}");
+        };
+        let action = legal.into_iter().next().expect("a legal action");
+        let token = tokens[usize::from(seat.0)].clone();
+        hub.submit(id, Submitter::Token(token), version, action)
+            .await
+            .expect("the action is legal");
+        hub.store.actions(id, 0).await.expect("the log").len() as u64
+    }
+
+    /// The next update of B's clients that carries steps, skipping any other (a seat
+    /// refresh); fails after 20 s.
+    async fn next_steps(
+        updates: &mut tokio::sync::broadcast::Receiver<Arc<crate::hub::Update>>,
+    ) -> (u64, u64) {
+        let wait = async {
+            loop {
+                let update = updates.recv().await.expect("B's updates go on");
+                if let Some(steps) = update.actions {
+                    return steps;
+                }
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(20), wait)
+            .await
+            .expect("B heard of the steps within 20 s")
+    }
+
+    /// Anyone who can reach the database can `NOTIFY` on the games' channel. Forged
+    /// announcements (empty, cut short, of an unknown game, of the loaded game with
+    /// nothing new, posing as B itself, overlong, in odd characters) change nothing on
+    /// the listening process B: its copy keeps the log's version, its clients are told
+    /// of no steps, and the listener lives on, so that A's next true announcement still
+    /// reaches B's clients, as the one and only steps after the forgeries.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn forged_announcements_change_nothing() {
+        use sqlx::Connection;
+        let a = hub().await;
+        let b = hub().await;
+        start(&b);
+        let request: CreateGame = serde_json::from_value(serde_json::json!({
+            "game": "viktory",
+            "seats": [{"name": "Ann"}, {"name": "Bob"}],
+        }))
+        .expect("a request");
+        let created = a.create_game(request).await.expect("a game");
+        let id = created.id.clone();
+        let tokens: Vec<String> = created
+            .seats
+            .iter()
+            .map(|seat| seat.token.clone().expect("a person's token"))
+            .collect();
+        let on_b = b.slot(&id);
+        let loaded = {
+            let guard = b.lock(&on_b).await.expect("B loads the game");
+            guard.as_ref().expect("loaded").session.version()
+        };
+        let mut updates = on_b.updates.subscribe();
+        // A true announcement first, so that B's listener is known to be listening.
+        // (Announcements sent before it listened are caught up when it starts.)
+        let first = play_one(&a, &id, &tokens).await;
+        let heard = next_steps(&mut updates).await;
+        assert_eq!(heard.1, first, "B heard A's first action");
+        assert!(heard.0 >= loaded);
+
+        let mut forger = sqlx::PgConnection::connect(&pg_url())
+            .await
+            .expect("the forger connects");
+        let origin = b.store.origin().to_owned();
+        let forged = [
+            String::new(),
+            " ".to_owned(),
+            "nonsense".to_owned(),
+            id.clone(),
+            format!("{id} steps"),
+            format!("{id} meta"),
+            format!("{id} steps someone-else and more words"),
+            format!("{id} steps {origin}"),
+            "no-such-game steps x".to_owned(),
+            format!("{id} {} ünïcödé", "\u{1F4A5}\u{7}"),
+            format!("{id} steps {}", "x".repeat(7_900)),
+        ];
+        for payload in &forged {
+            sqlx::query("SELECT pg_notify($1, $2)")
+                .bind(NOTIFY_CHANNEL)
+                .bind(payload)
+                .execute(&mut forger)
+                .await
+                .expect("PostgreSQL takes the announcement");
+        }
+        let second = play_one(&a, &id, &tokens).await;
+        assert_eq!(
+            next_steps(&mut updates).await,
+            (first, second),
+            "the next steps B's clients hear are A's second action, nothing forged"
+        );
+        let guard = on_b.live.lock().await;
+        let live = guard.as_ref().expect("still loaded");
+        assert_eq!(live.session.version(), second, "B's copy is the log's");
+        drop(guard);
+        b.begin_shutdown();
+    }
+
     /// Two processes on one database. Process B has a game loaded while process A
     /// plays Ann's whole first turn, handing the move to the bot, and then Ann leaves
     /// her seat; B's listener misses all of it. Catching up B's loaded games
