@@ -349,11 +349,10 @@ export async function avlMoveRefused(browser, base) {
  *  column marked, the turn track with the reinforcements due, the VP track, the cup and
  *  the chits drawn this turn; at 1280x800 and on a phone. */
 export async function avlCharts(browser, base) {
-  const found = await reach(base, (s) => Boolean(s.view.position.battle && s.advice && s.advice.combat && s.advice.combat.odds && s.view.position.battle.stage === 'declaring'), (s) => {
-    const pick = (t) => s.legal.find((a) => type(a) === t);
-    if (s.view.position.phase === 'combat') return pick('attack') || null;
-    return Math.random() < 0.5 ? null : pick('end_movement');
-  }, 2500);
+  // fighter() withdraws an attack at odds that cannot be rolled: choosing "attack" or
+  // at random instead went round for 2,500 decisions in 23 of 57 games (and once in all
+  // six, a CI failure).
+  const found = await reach(base, (s) => Boolean(s.view.position.battle && s.advice && s.advice.combat && s.advice.combat.odds && s.view.position.battle.stage === 'declaring'), fighter(), 2500);
   check(found, 'a combat being declared, at possible odds, was reached');
   if (!found) return;
   const odds = found.state.advice.combat.odds;
