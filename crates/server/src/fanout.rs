@@ -138,6 +138,14 @@ mod tests {
         )
     }
 
+    /// A new VIKTORY game on `hub` with these `seats` (as the lobby takes them).
+    async fn create(hub: &Arc<Hub>, seats: serde_json::Value) -> crate::lobby::Created {
+        let request: CreateGame =
+            serde_json::from_value(serde_json::json!({"game": "viktory", "seats": seats}))
+                .expect("a request");
+        hub.create_game(request).await.expect("a game")
+    }
+
     /// Plays one action on `hub` for whichever person is to move in game `id` (whose
     /// seats' tokens are `tokens`); returns the log version after it.
     async fn play_one(hub: &Arc<Hub>, id: &str, tokens: &[String]) -> u64 {
@@ -192,12 +200,7 @@ mod tests {
         let a = hub().await;
         let b = hub().await;
         start(&b);
-        let request: CreateGame = serde_json::from_value(serde_json::json!({
-            "game": "viktory",
-            "seats": [{"name": "Ann"}, {"name": "Bob"}],
-        }))
-        .expect("a request");
-        let created = a.create_game(request).await.expect("a game");
+        let created = create(&a, serde_json::json!([{"name": "Ann"}, {"name": "Bob"}])).await;
         let id = created.id.clone();
         let tokens: Vec<String> = created
             .seats
@@ -270,12 +273,8 @@ mod tests {
         // (each game is a fresh draw, so 40 tries all failing is a 1-in-2^40 chance).
         let mut game = None;
         for _ in 0..40 {
-            let request: CreateGame = serde_json::from_value(serde_json::json!({
-                "game": "viktory",
-                "seats": [{"name": "Ann"}, {"kind": "bot", "level": "random"}],
-            }))
-            .expect("a request");
-            let created = a.create_game(request).await.expect("a game");
+            let seats = serde_json::json!([{"name": "Ann"}, {"kind": "bot", "level": "random"}]);
+            let created = create(&a, seats).await;
             let slot = a.slot(&created.id);
             let first = a
                 .lock(&slot)

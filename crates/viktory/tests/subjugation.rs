@@ -202,26 +202,34 @@ fn rule_15_64_ruler_moves_through_and_attacks_his_vassal() {
     assert_eq!(refused(&s, mv(7, 0, 1)), ("alliance_stop", "15.64"));
 }
 
+/// 15.64's example position: seat 1's cavalry in his city at (-2,0), his Ruler's (seat
+/// 0's) city three hexes east at (1,0) with an infantry in the mountain beyond it, and
+/// seat 2's city at (3,-1); seat 1 is moving. `allied`: seat 1 is seat 0's Vassal.
+fn example_15_64(allied: bool, dark: bool) -> Viktory {
+    let mut p = Pos::new(3, Stage::Move)
+        .rules(|r| {
+            r.subjugation = true;
+            r.dark = dark;
+        })
+        .terrain(h(2, 0), Terrain::Mountain)
+        .town(h(-2, 0), 1, true, true)
+        .town(h(1, 0), 0, true, true)
+        .town(h(3, -1), 2, true, true)
+        .unit(1, 1, UnitKind::Cavalry, h(-2, 0))
+        .unit(2, 0, UnitKind::Infantry, h(2, 0))
+        .active(1);
+    if allied {
+        p.setup.players[1].ruler = Some(Seat(0));
+    }
+    p.build()
+}
+
 /// 15.64's example: a Vassal's cavalry takes the road from his city to his Ruler's city
 /// three hexes away (1 MP), moves into an adjacent mountain holding an Alliance unit
 /// (1 MP, not stopped by the slow terrain), and on into an enemy city to fight (1 MP).
 #[test]
 fn rule_15_64_example_vassal_cavalry() {
-    let pos = |allied: bool| {
-        let mut p = Pos::new(3, Stage::Move)
-            .rules(|r| r.subjugation = true)
-            .terrain(h(2, 0), Terrain::Mountain)
-            .town(h(-2, 0), 1, true, true)
-            .town(h(1, 0), 0, true, true)
-            .town(h(3, -1), 2, true, true)
-            .unit(1, 1, UnitKind::Cavalry, h(-2, 0))
-            .unit(2, 0, UnitKind::Infantry, h(2, 0))
-            .active(1);
-        if allied {
-            p.setup.players[1].ruler = Some(Seat(0));
-        }
-        p.build()
-    };
+    let pos = |allied| example_15_64(allied, false);
     let mut s = pos(true);
     act(&mut s, mv(1, 1, 0));
     act(&mut s, mv(1, 2, 0));
@@ -239,24 +247,7 @@ fn rule_15_64_example_vassal_cavalry() {
 /// city stays out of sight.
 #[test]
 fn rule_15_64_dark_sight_takes_the_road_to_an_alliance_city() {
-    let pos = |allied: bool| {
-        let mut p = Pos::new(3, Stage::Move)
-            .rules(|r| {
-                r.subjugation = true;
-                r.dark = true;
-            })
-            .terrain(h(2, 0), Terrain::Mountain)
-            .town(h(-2, 0), 1, true, true)
-            .town(h(1, 0), 0, true, true)
-            .town(h(3, -1), 2, true, true)
-            .unit(1, 1, UnitKind::Cavalry, h(-2, 0))
-            .unit(2, 0, UnitKind::Infantry, h(2, 0))
-            .active(1);
-        if allied {
-            p.setup.players[1].ruler = Some(Seat(0));
-        }
-        p.build()
-    };
+    let pos = |allied| example_15_64(allied, true);
     let s = pos(true);
     assert!(s.check(&mv(1, 1, 0)).is_ok(), "the road is open");
     assert!(viktory::rules::fog::sees(&s, Seat(1), h(3, -1)));

@@ -18,9 +18,10 @@
 //! the groups of units not searched already in the same surroundings (`ReachMemo`), a
 //! seat's sight only when what it sees from changed (`SightMemo`; marked on the padded
 //! square of `crate::marks`), the visible hexes only when the marks or the exploration
-//! changed, a seat's memory only when its sight or the towns changed. Two memos ride along with the state and are
-//! never part of the position; `tests::refresh_agrees_with_the_plain_recomputation`
-//! plays seeded games through the plain recomputation beside this one.
+//! changed, a seat's memory only when its sight or the towns changed. Two memos ride
+//! along with the state and are never part of the position;
+//! `tests::refresh_agrees_with_the_plain_recomputation` plays seeded games through the
+//! plain recomputation beside this one.
 
 use std::sync::Arc;
 
@@ -31,7 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::board::Terrain;
 use crate::event::Event;
 use crate::marks::Marks;
-use crate::rules::{movement, subjugation};
+use crate::rules::movement;
 use crate::state::{Setup, Stage, Town, TownSetup, Viktory};
 use crate::unit::Unit;
 
@@ -587,11 +588,12 @@ fn mark_source(marks: &mut Marks, source: Source, m: u8) {
 fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
     let world = World::of(s, fog, seat);
     let memo = fog.reach_memo.0.as_deref().filter(|m| m.world == world);
-    // The road ends: the seat's towns and cities, and (15.64) its Alliance partners'.
+    // The road ends, as movement has them: the seat's towns and cities, and (15.64) its
+    // Alliance partners'.
     let ends: Vec<Hex> = s
         .towns()
-        .filter(|(_, t)| t.owner == seat || subjugation::allied(s, seat, t.owner))
         .map(|(h, _)| h)
+        .filter(|&h| movement::land_road_end(s, seat, h))
         .collect();
     let mut groups: Vec<(Unit, Reach)> = Vec::new();
     let switch = movement::Switch::now(s);
