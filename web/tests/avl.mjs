@@ -304,9 +304,11 @@ export async function avlMoveRefused(browser, base) {
       const group = [...pieces];
       if (group.length !== 1) continue;
       const entry = s.advice.movement.pieces.find((e) => e.piece === group[0]);
-      const no = entry.refused.find((x) => hexes.has(key(x.to)));
-      if (!no) continue;
+      // A hex refused as the next step may still be reached another way (round a
+      // river's end, over a bridge): the page then offers that path, not a refusal.
       const reached = new Set(entry.reach.map((r) => key(r.to)));
+      const no = entry.refused.find((x) => hexes.has(key(x.to)) && !reached.has(key(x.to)));
+      if (!no) continue;
       const [q, r] = at.split(',').map(Number);
       const left = (entry.reach[0] ? entry.reach[0].cost + entry.reach[0].left : 8) / 2;
       for (const [dq, dr] of [[1, 0], [-1, 0], [0, 1], [0, -1], [1, -1], [-1, 1]]) {
