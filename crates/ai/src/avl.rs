@@ -93,6 +93,16 @@ impl AiGame for Avl {
         pace::pace(view, legal, budget, rng)
     }
 
+    /// Rule 8.1: a move is one hex per action, so the root's priors follow each piece's
+    /// whole move ([`crate::MctsConfig::root_whole_moves`]), as the greedy bot's scores
+    /// do: a one-ply prior judges a unit by its first hex.
+    fn search_settings(config: crate::MctsConfig) -> crate::MctsConfig {
+        crate::MctsConfig {
+            root_whole_moves: pace::WHOLE_MOVE_LIMIT,
+            ..config
+        }
+    }
+
     /// Rules 9.2, 9.3.4: declaring an attack that could only be withdrawn.
     fn is_futile(&self, action: &Action) -> bool {
         match *action {

@@ -75,6 +75,12 @@ pub struct MctsConfig {
     /// the same player turn (issue 29), in games that tell the turn
     /// ([`AiGame::view_turn`]). Off: every decision starts a new tree.
     pub reuse: bool,
+    /// Positions explored at most per piece when the root's priors follow each piece's
+    /// whole move ([`greedy::plan_moves`], as the greedy bot plans), in games where a
+    /// move takes several actions ([`AiGame::moving_piece`]). A one-ply prior scores a
+    /// unit's first hex, not where its move can end; the root's children are its
+    /// first steps. 0: the root's priors are one-ply, as every other node's.
+    pub root_whole_moves: usize,
 }
 
 impl Default for MctsConfig {
@@ -92,6 +98,7 @@ impl Default for MctsConfig {
             max_rollout_decisions: 400,
             prior_visits: 6.0,
             reuse: true,
+            root_whole_moves: 0,
         }
     }
 }
@@ -472,6 +479,9 @@ struct Node<A> {
     /// The actions legal at the first visit, best prior first, with their priors.
     order: Option<Vec<(A, f64)>>,
     children: Vec<Child<A>>,
+    /// Whether the priors follow whole moves ([`MctsConfig::root_whole_moves`]): set
+    /// once the node was a search's root.
+    planned: bool,
 }
 
 impl<A> Node<A> {
@@ -480,6 +490,7 @@ impl<A> Node<A> {
             visits: 0,
             order: None,
             children: Vec::new(),
+            planned: false,
         }
     }
 }
@@ -519,6 +530,9 @@ fn run_tree<G: AiGame>(
         nodes,
         root_marker: first.turn_marker(),
     };
+    if cfg.root_whole_moves > 0 && !tree.nodes[0].planned {
+        tree.plan_root(&first, &mut rng);
+    }
     let mut done = 0u64;
     let mut failures = 0;
     let mut next = Some(first);
@@ -548,6 +562,45 @@ impl<G: AiGame> Tree<'_, G> {
 
     fn cut(&self, state: &G) -> bool {
         state.turn_marker() >= self.root_marker + self.cfg.rollout_turns
+    }
+
+    /// Gives the root the priors of whole moves ([`MctsConfig::root_whole_moves`]):
+    /// each action's one-ply value, raised for a piece's step to the best position its
+    /// whole move reaches from it ([`greedy::plan_moves`]); the root's order and its
+    /// children's priors (a tree kept from the last decision has some) follow them.
+    /// `state` is a sample of the root's position; the moves are the seat's own and
+    /// involve no hidden fact, so one sample serves.
+    fn plan_root(&mut self, state: &G, rng: &mut GameRng) {
+        let Some(seat) = state.to_move().seat() else {
+            return;
+        };
+        let legal = state.legal_actions();
+        if legal.is_empty() {
+            return;
+        }
+        let mut scores = greedy::scores_with(state, &legal, seat, 0, self.weights, rng);
+        greedy::plan_moves(
+            state,
+            &legal,
+            seat,
+            self.cfg.root_whole_moves,
+            self.weights,
+            &mut scores,
+        );
+        let root = &mut self.nodes[0];
+        for c in &mut root.children {
+            if let Ok(i) = legal.binary_search(&c.action) {
+                c.prior = scores[i];
+            }
+        }
+        let mut idx: Vec<usize> = (0..legal.len()).collect();
+        idx.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+        root.order = Some(
+            idx.into_iter()
+                .map(|i| (legal[i].clone(), scores[i]))
+                .collect(),
+        );
+        root.planned = true;
     }
 
     fn iterate(&mut self, mut d: G, rng: &mut GameRng) {
@@ -766,6 +819,7 @@ mod tests {
             visits,
             order: None,
             children,
+            planned: false,
         }
     }
 

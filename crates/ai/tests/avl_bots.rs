@@ -765,13 +765,19 @@ fn views_tell_the_activation() {
 #[test]
 fn mcts_keeps_its_tree_within_an_activation() {
     let play = |reuse: bool| {
-        let mut mcts = Mcts::new(<Avl as AiGame>::search_settings(MctsConfig {
-            budget: Budget::Iterations(24),
-            trees: 1,
-            threads: 1,
-            reuse,
-            ..MctsConfig::default()
-        }));
+        // The keeping alone, with one-ply root priors: whole-move priors
+        // (`root_whole_moves`) lead the game elsewhere, and more of its steps are then
+        // carried on without a search (17 of 55 searches kept a tree, seed 7).
+        let mut mcts = Mcts::new(MctsConfig {
+            root_whole_moves: 0,
+            ..<Avl as AiGame>::search_settings(MctsConfig {
+                budget: Budget::Iterations(24),
+                trees: 1,
+                threads: 1,
+                reuse,
+                ..MctsConfig::default()
+            })
+        });
         let s = start(avl::DEMO_SCENARIO, Options::default());
         common::mcts_against_greedy(s, &mut mcts, 7, 400, ai::avl::turn_marker).0
     };
@@ -1116,6 +1122,71 @@ fn greedy_ends_a_movement_segment_only_when_no_move_is_worth_more() {
         }
     }
     assert!(passes > 10, "only {passes} passes checked");
+}
+
+/// The search's root priors follow whole moves (`MctsConfig::root_whole_moves`, rule
+/// 8.1: a move is one hex per action): a search of one iteration tries, and so plays,
+/// the action greedy's whole-move planning (`greedy::plan_moves`) scores best. With
+/// one-ply priors it plays a worse first step at some of the same decisions (a unit's
+/// first hex is not where its move ends), so the check can fail.
+#[test]
+fn the_search_root_weighs_whole_moves() {
+    let one_iteration = |root_whole_moves| {
+        Mcts::new(MctsConfig {
+            budget: Budget::Iterations(1),
+            trees: 1,
+            threads: 1,
+            reuse: false,
+            root_whole_moves,
+            ..MctsConfig::default()
+        })
+    };
+    assert_eq!(
+        <Avl as AiGame>::search_settings(MctsConfig::default()).root_whole_moves,
+        400
+    );
+    let (mut checked, mut one_ply_worse) = (0, 0);
+    for seed in 0..4u64 {
+        let mut states = Vec::new();
+        playout(
+            start(avl::DEMO_SCENARIO, Options::default()),
+            seed,
+            3_000,
+            |s, _, _| {
+                if s.phase() == avl::Phase::Movement && states.len() < 6 {
+                    states.push(s.clone());
+                }
+            },
+        );
+        for s in states {
+            let ToMove::Seat(seat) = s.to_move() else {
+                continue;
+            };
+            let legal = s.legal_actions();
+            let mut rng = GameRng::from_u64(seed);
+            let mut planned = ai::greedy::scores(&s, &legal, seat, 0, &mut rng);
+            ai::greedy::plan_moves(&s, &legal, seat, 400, None, &mut planned);
+            let top = planned.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let view = s.view(Some(seat));
+            let i = one_iteration(400).choose_unpaced::<Avl>(&view, &legal, &mut rng);
+            assert!(
+                planned[i] >= top - 1e-12,
+                "seed {seed}: the search tried {:?} ({}) first, whole moves reach {top}",
+                legal[i],
+                planned[i]
+            );
+            let j = one_iteration(0).choose_unpaced::<Avl>(&view, &legal, &mut rng);
+            if planned[j] < top - 1e-12 {
+                one_ply_worse += 1;
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 12, "only {checked} decisions checked");
+    assert!(
+        one_ply_worse > 0,
+        "one-ply priors were as good at all {checked}"
+    );
 }
 
 /// The `PACE_*` setting `name` read as a number list, or `default`.

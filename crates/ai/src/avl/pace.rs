@@ -46,8 +46,9 @@ pub const ACTIVATION_TIME: Duration = Duration::from_secs(14);
 /// the deadline.
 pub const OVERRUN: Duration = Duration::from_millis(40);
 
-/// Positions a carried-on move explores at most ([`greedy::whole_moves`]).
-const WHOLE_MOVE_LIMIT: usize = 400;
+/// Positions a carried-on move explores at most ([`greedy::whole_moves`]), and the
+/// search's root priors ([`crate::MctsConfig::root_whole_moves`]).
+pub const WHOLE_MOVE_LIMIT: usize = 400;
 
 /// Rules 7.2, 8.1, 9.2: the decisions with a choice an activation of `units` combat
 /// units is expected to ask of the search: one move per unit (where it goes; its
