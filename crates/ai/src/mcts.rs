@@ -495,6 +495,15 @@ impl<A> Node<A> {
     }
 }
 
+/// The actions with their priors, best first; ties in their legal order.
+fn by_prior<A: Clone>(legal: &[A], priors: &[f64]) -> Vec<(A, f64)> {
+    let mut idx: Vec<usize> = (0..legal.len()).collect();
+    idx.sort_by(|&a, &b| priors[b].total_cmp(&priors[a]).then(a.cmp(&b)));
+    idx.into_iter()
+        .map(|i| (legal[i].clone(), priors[i]))
+        .collect()
+}
+
 struct Tree<'a, G: AiGame> {
     cfg: &'a MctsConfig,
     weights: Option<&'a [f64]>,
@@ -593,13 +602,7 @@ impl<G: AiGame> Tree<'_, G> {
                 c.prior = scores[i];
             }
         }
-        let mut idx: Vec<usize> = (0..legal.len()).collect();
-        idx.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-        root.order = Some(
-            idx.into_iter()
-                .map(|i| (legal[i].clone(), scores[i]))
-                .collect(),
-        );
+        root.order = Some(by_prior(&legal, &scores));
         root.planned = true;
     }
 
@@ -620,13 +623,7 @@ impl<G: AiGame> Tree<'_, G> {
             }
             if self.nodes[node].order.is_none() {
                 let scores = greedy::scores_with(&d, &legal, seat, 0, self.weights, rng);
-                let mut idx: Vec<usize> = (0..legal.len()).collect();
-                idx.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-                self.nodes[node].order = Some(
-                    idx.into_iter()
-                        .map(|i| (legal[i].clone(), scores[i]))
-                        .collect(),
-                );
+                self.nodes[node].order = Some(by_prior(&legal, &scores));
             }
             let allowed = self.widening(self.nodes[node].visits);
             let mut present = 0usize;
