@@ -295,11 +295,13 @@ export async function showGame(app, id, linkToken) {
         trackCombat(a, e);
       }
       // The others' steps since this seat last acted stay for the review until
-      // someone else acts after it.
+      // another seat acts after it. Chance after the seat's own step (a tile its
+      // explorer turned up, its battle's dice) is its own turn going on: it neither
+      // joins the review nor ends it.
       const by = step.by && step.by.seat;
       if (a.seat !== null && by === a.seat) {
         a.othersDone = true;
-      } else if (step.text.length) {
+      } else if (step.text.length && !(a.othersDone && by === undefined)) {
         if (a.othersDone) a.others = [];
         a.othersDone = false;
         a.others.push(step);
