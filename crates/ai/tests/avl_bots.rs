@@ -902,6 +902,22 @@ fn an_overstacked_position_is_still_played() {
     assert!(played.outcome.is_some() || played.stuck || played.state.turn().0 > 2);
 }
 
+/// The first `n` Movement Segment states of a random test-scenario game (seed `seed`).
+fn movement_states(seed: u64, n: usize) -> Vec<Avl> {
+    let mut states = Vec::new();
+    playout(
+        start(avl::DEMO_SCENARIO, Options::default()),
+        seed,
+        3_000,
+        |s, _, _| {
+            if s.phase() == avl::Phase::Movement && states.len() < n {
+                states.push(s.clone());
+            }
+        },
+    );
+    states
+}
+
 /// Rule 8.1 (one hex per action): greedy scores a step by the best position the piece's
 /// whole move reaches. Checked against a separate search that follows every first
 /// step on its own: no step scores below the position right after it or above the best
@@ -911,18 +927,7 @@ fn an_overstacked_position_is_still_played() {
 fn a_step_is_scored_by_the_best_place_the_whole_move_reaches() {
     let mut checked = 0;
     for seed in 0..8u64 {
-        let mut states = Vec::new();
-        playout(
-            start(avl::DEMO_SCENARIO, Options::default()),
-            seed,
-            3_000,
-            |s, _, _| {
-                if s.phase() == avl::Phase::Movement && states.len() < 3 {
-                    states.push(s.clone());
-                }
-            },
-        );
-        for s in states {
+        for s in movement_states(seed, 3) {
             let ToMove::Seat(seat) = s.to_move() else {
                 continue;
             };
@@ -1143,22 +1148,11 @@ fn the_search_root_weighs_whole_moves() {
     };
     assert_eq!(
         <Avl as AiGame>::search_settings(MctsConfig::default()).root_whole_moves,
-        400
+        ai::avl::pace::WHOLE_MOVE_LIMIT
     );
     let (mut checked, mut one_ply_worse) = (0, 0);
     for seed in 0..4u64 {
-        let mut states = Vec::new();
-        playout(
-            start(avl::DEMO_SCENARIO, Options::default()),
-            seed,
-            3_000,
-            |s, _, _| {
-                if s.phase() == avl::Phase::Movement && states.len() < 6 {
-                    states.push(s.clone());
-                }
-            },
-        );
-        for s in states {
+        for s in movement_states(seed, 6) {
             let ToMove::Seat(seat) = s.to_move() else {
                 continue;
             };
