@@ -2,7 +2,9 @@
 //! greedy rollouts), and the time of one greedy decision, from fixed mid-game
 //! positions of classic VIKTORY II.
 //!
-//! `cargo bench -p ai --bench mcts` (add `-- --quick` for shorter runs). A plain timing
+//! `cargo bench -p ai --bench mcts` (add `-- --quick` for shorter runs, and names to run
+//! only some figures: `-- --quick --exact mcts/2p-turn8`; `-- --profile` for a fixed,
+//! untimed amount of search to profile). A plain timing
 //! loop, as in the viktory bench: each measurement runs at least its time, three times,
 //! and the median is printed. Nothing here asserts on time.
 
@@ -128,8 +130,53 @@ fn bench_greedy(name: &str, s: &Viktory, run: Duration) {
     );
 }
 
+/// `--profile`: a fixed amount of work for callgrind or `perf`, untimed: at each of the
+/// two positions, 20 searches of 100 iterations as the levels search, seeded. Prints
+/// the iterations and the actions chosen, which two builds of the same search share.
+fn profile() {
+    for (players, turn) in [(2u8, 8u16), (4, 6)] {
+        let s = position(players, turn);
+        let seat = s.to_move().seat().expect("a seat decides");
+        let view = s.view(Some(seat));
+        let legal = s.legal_actions();
+        let level = <Viktory as AiGame>::search_settings(MctsConfig::default());
+        let mut iterations = 0;
+        let mut chosen = Vec::new();
+        for k in 0..20u64 {
+            let mut bot = Mcts::new(MctsConfig {
+                budget: Budget::Iterations(100),
+                trees: 1,
+                threads: 1,
+                ..level
+            });
+            chosen.push(bot.choose_unpaced::<Viktory>(&view, &legal, &mut GameRng::from_u64(k)));
+            iterations += bot.last.map_or(0, |l| l.iterations);
+        }
+        println!("profile/{players}p-turn{turn}: {iterations} iterations, chose {chosen:?}");
+    }
+}
+
 fn main() {
-    let quick = std::env::args().any(|a| a == "--quick");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--profile") {
+        profile();
+        return;
+    }
+    let quick = args.iter().any(|a| a == "--quick");
+    // Names given (`-- 2p-turn8`, `-- rollouts`) run only the figures whose names contain
+    // one of them; with `--exact`, only those named in full (`-- --exact mcts/2p-turn8`).
+    let exact = args.iter().any(|a| a == "--exact");
+    let names: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
+    let wanted = |name: &str| {
+        names.is_empty()
+            || names.iter().any(|n| {
+                if exact {
+                    name == *n
+                } else {
+                    name.contains(n.as_str())
+                }
+            })
+    };
     let run = Duration::from_millis(if quick { 300 } else { 2000 });
     for (players, turn) in [(2u8, 8u16), (4, 6)] {
         let s = position(players, turn);
@@ -137,8 +184,14 @@ fn main() {
         // As the levels search (no rollouts in VIKTORY), and with the generic
         // defaults' greedy rollouts.
         let level = <Viktory as AiGame>::search_settings(MctsConfig::default());
-        bench_mcts(&name, &s, run, level);
-        bench_mcts(&format!("{name}-rollouts"), &s, run, MctsConfig::default());
-        bench_greedy(&name, &s, run);
+        if wanted(&format!("mcts/{name}")) {
+            bench_mcts(&name, &s, run, level);
+        }
+        if wanted(&format!("mcts/{name}-rollouts")) {
+            bench_mcts(&format!("{name}-rollouts"), &s, run, MctsConfig::default());
+        }
+        if wanted(&format!("greedy/{name}")) {
+            bench_greedy(&name, &s, run);
+        }
     }
 }

@@ -24,6 +24,14 @@ pub trait AiGame: Game {
     /// reserves) sampled from `rng`. `None` if no consistent state could be built.
     fn determinize(view: &Self::View, rng: &mut GameRng) -> Option<Self>;
 
+    /// Whether [`AiGame::determinize`] of `view` always builds the same state and draws
+    /// nothing from its `rng` (nothing hidden is sampled): a search then builds it once
+    /// and copies it for each iteration. False (the default) when unsure.
+    fn determinization_is_fixed(view: &Self::View) -> bool {
+        let _ = view;
+        false
+    }
+
     /// The heuristic worth of the position for every seat (index = seat), each in
     /// `0.0..=1.0`, higher better: an estimate of each seat's share of the win.
     fn evaluate(&self) -> Vec<f64>;

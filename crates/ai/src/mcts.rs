@@ -544,10 +544,14 @@ fn run_tree<G: AiGame>(
     }
     let mut done = 0u64;
     let mut failures = 0;
+    // A view with nothing hidden to sample gives the same state every time: copy it.
+    let fixed = G::determinization_is_fixed(view).then(|| first.clone());
     let mut next = Some(first);
     while done < u64::from(quota) && deadline.is_none_or(|d| Instant::now() < d) {
         let state = if let Some(s) = next.take() {
             s
+        } else if let Some(s) = &fixed {
+            s.clone()
         } else if let Some(s) = G::determinize(view, &mut rng) {
             s
         } else {

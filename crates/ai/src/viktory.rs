@@ -20,6 +20,10 @@ impl AiGame for Viktory {
         determinize::determinize(view, rng)
     }
 
+    fn determinization_is_fixed(view: &View) -> bool {
+        determinize::is_fixed(view)
+    }
+
     fn evaluate(&self) -> Vec<f64> {
         eval::evaluate(self, &eval::Weights::DEFAULT)
     }

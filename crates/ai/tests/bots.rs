@@ -230,6 +230,51 @@ fn classic_determinization_is_exact() {
     }
 }
 
+/// A search copies the first determinization when the game says it is fixed
+/// ([`AiGame::determinization_is_fixed`]): such views give the same state from any
+/// generator and draw nothing from it. Views under Dark are not fixed (a seat's fogged
+/// units are sampled).
+#[test]
+fn fixed_determinizations_draw_nothing() {
+    let dark = serde_json::json!({ "max_turns": 6, "dark": true });
+    let games = [
+        new_game("classic", 2, &serde_json::json!({ "max_turns": 6 })),
+        new_game("online", 3, &dark),
+    ];
+    // Fixed views checked, per game.
+    let mut checked = [0usize; 2];
+    for (g, game) in games.into_iter().enumerate() {
+        let mut s = game;
+        let mut rng = GameRng::from_u64(11);
+        for _ in 0..300 {
+            match s.to_move() {
+                ToMove::Over(_) => break,
+                ToMove::Chance => {
+                    let a = s.sample_chance(&mut rng);
+                    s.apply_unchecked(a);
+                }
+                ToMove::Seat(seat) => {
+                    for view in [s.view(Some(seat)), s.view(None)] {
+                        let fixed = Viktory::determinization_is_fixed(&view);
+                        assert_eq!(fixed, g == 0);
+                        if fixed {
+                            let (mut a, mut b) = (GameRng::from_u64(1), GameRng::from_u64(2));
+                            let first = Viktory::determinize(&view, &mut a);
+                            assert!(first.is_some(), "game {g}, seat {:?}", view.seat);
+                            assert_eq!(first, Viktory::determinize(&view, &mut b));
+                            assert_eq!(a.next_u64(), GameRng::from_u64(1).next_u64());
+                            checked[g] += 1;
+                        }
+                    }
+                    let legal = s.legal_actions();
+                    s.apply_unchecked(legal[rng.below(legal.len() as u32) as usize]);
+                }
+            }
+        }
+    }
+    assert!(checked[0] > 100 && checked[1] == 0, "{checked:?}");
+}
+
 /// Greedy beats random (a few games; `hexwar simulate` measures it properly).
 #[test]
 fn greedy_beats_random() {
@@ -842,5 +887,85 @@ fn the_arena_keeps_decisions_out_of_turn_apart() {
     assert!(
         seen > 0,
         "some decisions were taken in the other seat's turn"
+    );
+}
+
+/// Positions of a random game of `preset` for `players`, every `every`th decision, and
+/// every position with a battle about to be fought or being fought.
+fn random_positions(preset: &str, players: u8, seed: u64, every: u64) -> Vec<Viktory> {
+    let mut s = new_game(preset, players, &serde_json::json!({ "max_turns": 12 }));
+    let mut out = Vec::new();
+    for step in 0..20_000u64 {
+        let seat = match s.to_move() {
+            ToMove::Over(_) => break,
+            ToMove::Chance => {
+                let a = s.sample_chance(&mut arena::chance_rng(seed, step));
+                s.apply_unchecked(a);
+                continue;
+            }
+            ToMove::Seat(seat) => seat,
+        };
+        let legal = s.legal_actions();
+        if step % every == 0 || s.battle().is_some() || !s.turn().pending_battles.is_empty() {
+            out.push(s.clone());
+        }
+        let view = s.view(Some(seat));
+        let i = Bot::<Viktory>::choose(
+            &mut RandomBot,
+            &view,
+            &legal,
+            &mut arena::bot_rng(seed, step),
+        );
+        s.apply_unchecked(legal[i]);
+    }
+    out
+}
+
+/// Issue 28: the evaluation's figures, bit for bit, over random games of four rulesets
+/// (threats, battles begun and due, sites, every seat's material), as they were when
+/// the evaluation was last changed on purpose. Work that only makes it faster (the odds
+/// memo's keys, the sites' marks) must leave this digest as it is; a change to what the
+/// evaluation says must come with a new digest, and a word in docs/ai.md.
+#[test]
+fn the_evaluation_is_as_pinned() {
+    use ai::viktory::eval::{Weights, material};
+    let mut digest = 0xcbf2_9ce4_8422_2325u64;
+    let (mut positions, mut threatened, mut battles) = (0, 0, 0);
+    for (k, (preset, players)) in [
+        ("classic", 2),
+        ("classic", 4),
+        ("online", 3),
+        ("expansion", 6),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for seed in 0..3u64 {
+            for s in random_positions(preset, players, seed * 10 + k as u64, 5) {
+                let m = material(&s, &Weights::HAND);
+                positions += 1;
+                // A town with an enemy land unit two hexes away or nearer: its threat
+                // asks for battle odds.
+                threatened += usize::from(s.towns().any(|(hex, t)| {
+                    s.units()
+                        .iter()
+                        .any(|u| u.owner != t.owner && u.kind.is_land() && u.hex.distance(hex) <= 2)
+                }));
+                battles +=
+                    usize::from(s.battle().is_some() || !s.turn().pending_battles.is_empty());
+                for v in m {
+                    digest = (digest ^ v.to_bits()).wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+        }
+    }
+    // The digest covers enough positions to mean something.
+    assert!(
+        positions > 1_000 && threatened > 500 && battles > 100,
+        "{positions} positions, {threatened} with a town threatened, {battles} with battles"
+    );
+    assert_eq!(
+        digest, 6_291_870_198_371_648_212,
+        "the evaluation's figures changed over {positions} positions: if on purpose, pin the new digest"
     );
 }

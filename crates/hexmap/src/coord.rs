@@ -263,11 +263,16 @@ impl Hex {
         if n <= 1 {
             return other;
         }
-        // The same nudged interpolation as `line_to`, at its first step.
-        let (aq, ar) = (f64::from(self.q) + 1e-6, f64::from(self.r) + 2e-6);
-        let (bq, br) = (f64::from(other.q) + 1e-6, f64::from(other.r) + 2e-6);
-        let t = 1.0 / f64::from(n);
-        cube_round(aq + (bq - aq) * t, ar + (br - ar) * t)
+        if n <= NEAR_STEP_RANGE {
+            // The step depends only on where `other` lies from `self`: read near ones
+            // from a table of the same interpolation (a bot's evaluation asks this
+            // about every unit two or three hexes from a town).
+            let d = other - self;
+            let side = 2 * NEAR_STEP_RANGE as i32 + 1;
+            let range = NEAR_STEP_RANGE as i32;
+            return self + NEAR_STEPS[((d.r + range) * side + d.q + range) as usize];
+        }
+        interpolated_step(self, other, n)
     }
 
     /// The hexes adjacent to both `self` and `other`, sorted in reading order.
@@ -311,6 +316,41 @@ fn radius_i32(radius: u32) -> i32 {
 }
 
 /// Rounds fractional axial coordinates to the nearest hex (cube rounding).
+/// [`Hex::step_towards`] answers from [`NEAR_STEPS`] up to this distance.
+const NEAR_STEP_RANGE: u32 = 3;
+
+/// The first step from the origin towards each hex within [`NEAR_STEP_RANGE`] (by
+/// `(r + 3) · 7 + q + 3`; unused entries are the origin), worked out once by the same
+/// interpolation as farther steps. The step does not depend on where the line starts:
+/// the interpolation's nudges keep every rounding off its ties, whose margin dwarfs the
+/// floating point error of a board's coordinates (a test checks every start within 200
+/// hexes of the origin).
+static NEAR_STEPS: std::sync::LazyLock<[Hex; 49]> = std::sync::LazyLock::new(|| {
+    let range = NEAR_STEP_RANGE as i32;
+    let side = 2 * range + 1;
+    let mut steps = [Hex::ORIGIN; 49];
+    for r in -range..=range {
+        for q in -range..=range {
+            let to = Hex::new(q, r);
+            let n = Hex::ORIGIN.distance(to);
+            if n > 1 && n <= NEAR_STEP_RANGE {
+                steps[((r + range) * side + q + range) as usize] =
+                    interpolated_step(Hex::ORIGIN, to, n);
+            }
+        }
+    }
+    steps
+});
+
+/// The first step of the nudged interpolation of `line_to` from `from` to `to`, `n`
+/// hexes apart (`n` ≥ 1).
+fn interpolated_step(from: Hex, to: Hex, n: u32) -> Hex {
+    let (aq, ar) = (f64::from(from.q) + 1e-6, f64::from(from.r) + 2e-6);
+    let (bq, br) = (f64::from(to.q) + 1e-6, f64::from(to.r) + 2e-6);
+    let t = 1.0 / f64::from(n);
+    cube_round(aq + (bq - aq) * t, ar + (br - ar) * t)
+}
+
 fn cube_round(q: f64, r: f64) -> Hex {
     let s = -q - r;
     let (mut rq, mut rr, rs) = (q.round(), r.round(), s.round());
@@ -441,6 +481,29 @@ mod tests {
                 let mut sorted = h(q, r).neighbors();
                 sorted.sort();
                 assert_eq!(h(q, r).neighbors_in_order(), sorted, "{}", h(q, r));
+            }
+        }
+    }
+
+    /// The table of near steps answers as the interpolation does, from every start
+    /// within 200 hexes of the origin (boards are far smaller), towards every hex up to
+    /// four away (one beyond the table, so its edge is crossed), and those steps are
+    /// the second hexes of `line_to`.
+    #[test]
+    fn near_steps_are_the_interpolation() {
+        for q in -200..=200 {
+            for r in -200..=200 {
+                let from = h(q, r);
+                for to in from.range(NEAR_STEP_RANGE + 1) {
+                    let n = from.distance(to);
+                    let step = from.step_towards(to);
+                    if n >= 1 {
+                        assert_eq!(step, interpolated_step(from, to, n), "{from} to {to}");
+                    }
+                    if (q + r) % 97 == 0 {
+                        assert_eq!(Some(&step), from.line_to(to).get(usize::from(n > 0)));
+                    }
+                }
             }
         }
     }

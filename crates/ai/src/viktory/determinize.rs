@@ -44,6 +44,12 @@ pub fn determinize(view: &View, rng: &mut GameRng) -> Option<Viktory> {
 
 /// Dark: the other players' units the seat cannot see, sampled into their towns out of
 /// sight or their reserves.
+/// Whether [`determinize`] of `view` is the view's position as it stands, the same
+/// every time, with nothing drawn: any view without Dark fog.
+pub fn is_fixed(view: &View) -> bool {
+    !view.position.rules.dark
+}
+
 fn restore_fogged_units(setup: &mut Setup, seat: Seat, sight: &[Hex], rng: &mut GameRng) {
     let terrain = |hex: Hex| {
         setup

@@ -28,8 +28,10 @@
 //! The sums become shares: `m^k / Σ m^k` with a sharpness `k`, so that a clear lead
 //! reads as a likely win. A finished game scores its outcome; an eliminated seat 0.
 
+use std::cell::RefCell;
+
 use engine::Seat;
-use hexmap::{Board, Hex};
+use hexmap::{Board, Hex, HexagonBoard};
 use viktory::state::Stage;
 use viktory::{Terrain, UnitId, UnitKind, Viktory};
 
@@ -249,12 +251,9 @@ fn town_worth(t: viktory::state::Town, w: &Weights) -> f64 {
 }
 
 /// The raw material and position count per seat.
-#[allow(clippy::many_single_char_names)] // s, w, m, n, p, o, e: the state, weights, sums and seats
 pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
-    let n = usize::from(s.rules().players);
-    let mut m = vec![0.0f64; n];
+    let mut m = vec![0.0f64; usize::from(s.rules().players)];
     let towns: Vec<(Hex, viktory::state::Town)> = s.towns().collect();
-    let active = s.turn().active;
     let mut contested: Vec<Hex> = s.turn().pending_battles.clone();
     if let Some(b) = s.battle()
         && !b.naval
@@ -262,7 +261,19 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
     {
         contested.push(b.hex);
     }
-    for &(_, t) in &towns {
+    add_holdings(s, &towns, w, &mut m);
+    add_garrisons_and_threats(s, &towns, &contested, w, &mut m);
+    add_battles(s, &contested, w, &mut m);
+    add_advance(s, &towns, w, &mut m);
+    if s.turn().stage != Stage::Opening && !towns.is_empty() {
+        add_sites(s, &towns, w, &mut m);
+    }
+    m
+}
+
+/// Towns and cities, units on the map and in reserve.
+fn add_holdings(s: &Viktory, towns: &[(Hex, viktory::state::Town)], w: &Weights, m: &mut [f64]) {
+    for &(_, t) in towns {
         m[t.owner.index()] += town_worth(t, w);
     }
     for u in s.units() {
@@ -274,6 +285,20 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
             *sum += f64::from(r.get(k)) * w.unit[k.index()] * w.reserve;
         }
     }
+}
+
+/// The defenders of each town or city, and the strongest enemy force that threatens
+/// one not already fought over (`contested`).
+#[allow(clippy::many_single_char_names)] // s, w, m, n, p, o, e: the state, weights, sums and seats
+fn add_garrisons_and_threats(
+    s: &Viktory,
+    towns: &[(Hex, viktory::state::Town)],
+    contested: &[Hex],
+    w: &Weights,
+    m: &mut [f64],
+) {
+    let n = m.len();
+    let active = s.turn().active;
     // Land units that can threaten a town (not aboard), the strongest kinds first: each
     // enemy's force within reach of a town keeps this order.
     let mut strikers: Vec<(Seat, UnitKind, UnitId, Hex)> = s
@@ -286,14 +311,21 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
     strikers.sort_unstable_by_key(|&(_, kind, id, _)| {
         (STRENGTH_ORDER.iter().position(|&k| k == kind), id)
     });
+    // Each town's defenders (its owner's land units there, not aboard), counted in one
+    // pass over the units rather than a pass per town.
+    let mut defenders = vec![0usize; towns.len()];
+    for u in s.units() {
+        if u.kind.is_land()
+            && u.aboard.is_none()
+            && s.town(u.hex).is_some_and(|t| t.owner == u.owner)
+            && let Some(k) = towns.iter().position(|(h, _)| *h == u.hex)
+        {
+            defenders[k] += 1;
+        }
+    }
     let mut forces: [Vec<UnitId>; 8] = Default::default();
-    // Garrisons and threats.
-    for &(hex, t) in &towns {
+    for (&(hex, t), &defenders) in towns.iter().zip(&defenders) {
         let o = t.owner;
-        let defenders = s
-            .units_at(hex)
-            .filter(|u| u.owner == o && u.kind.is_land() && u.aboard.is_none())
-            .count();
         let capital = if t.capital_of == Some(o) { 2.0 } else { 1.0 };
         if defenders >= 1 {
             m[o.index()] += w.garrison_first * capital;
@@ -307,9 +339,12 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
         // Each enemy's units within reach (land units two hexes, cavalry three).
         forces.iter_mut().for_each(Vec::clear);
         for &(owner, kind, id, at) in &strikers {
+            if owner == o {
+                continue;
+            }
             let reach = if kind == UnitKind::Cavalry { 3 } else { 2 };
             let d = at.distance(hex);
-            if owner != o && d >= 1 && d <= reach {
+            if d >= 1 && d <= reach {
                 forces[owner.index()].push(id);
             }
         }
@@ -334,8 +369,12 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
             m[e] += stake * if now { w.threat_now } else { w.threat_gain };
         }
     }
-    // Battles begun or due.
-    for &hex in &contested {
+}
+
+/// Battles begun or due (`contested`), at their odds.
+fn add_battles(s: &Viktory, contested: &[Hex], w: &Weights, m: &mut [f64]) {
+    let active = s.turn().active;
+    for &hex in contested {
         let attacker = s
             .battle()
             .filter(|b| b.hex == hex)
@@ -388,14 +427,17 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
             m[attacker.index()] += stake;
         }
     }
-    // Advance towards enemy towns.
+}
+
+/// Land units outside their own towns, by the hexes to the nearest enemy town or city.
+fn add_advance(s: &Viktory, towns: &[(Hex, viktory::state::Town)], w: &Weights, m: &mut [f64]) {
     for u in s.units() {
         if !u.kind.is_land() {
             continue;
         }
         let mut nearest = u32::MAX;
         let mut home = false;
-        for (h, t) in &towns {
+        for (h, t) in towns {
             if t.owner == u.owner {
                 home |= *h == u.hex;
             } else {
@@ -406,11 +448,6 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
             m[u.owner.index()] -= w.advance * f64::from(nearest.min(10));
         }
     }
-    // Places for the next town.
-    if s.turn().stage != Stage::Opening && !towns.is_empty() {
-        add_sites(s, &towns, w, &mut m);
-    }
-    m
 }
 
 /// The hexes within three of a town, as offsets, and whether they are next to it.
@@ -425,12 +462,72 @@ static OFFSETS: std::sync::LazyLock<Vec<(Hex, bool)>> = std::sync::LazyLock::new
 /// Rule 7.21 (as an estimate: distance only, no path): each seat's revealed land hexes
 /// two or three hexes from one of its towns and not next to any town, up to the cap.
 ///
+/// Where such hexes can be depends only on the board and the towns, which rarely
+/// change between the positions a search evaluates: the hexes are worked out again only
+/// when those differ from the last call's on this thread ([`SiteMemo`]); whether each
+/// is revealed land is asked every time (a search's determinizations differ in the
+/// hidden tiles).
+fn add_sites(s: &Viktory, towns: &[(Hex, viktory::state::Town)], w: &Weights, m: &mut [f64]) {
+    SITES.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        let board = s.board();
+        let same = memo.board == Some(board)
+            && memo.towns.len() == towns.len()
+            && memo
+                .towns
+                .iter()
+                .zip(towns)
+                .all(|(&(h, o), (hex, t))| h == *hex && o == t.owner);
+        if !same {
+            memo.board = Some(board);
+            memo.towns.clear();
+            memo.towns.extend(towns.iter().map(|(h, t)| (*h, t.owner)));
+            site_cells(board, towns, &mut memo.cells);
+        }
+        let mut count = [0usize; 8];
+        for &(hex, bits) in &memo.cells {
+            if !s.terrain(hex).is_some_and(Terrain::is_land) {
+                continue;
+            }
+            for (p, c) in count.iter_mut().enumerate() {
+                if bits & (1u16 << p) != 0 {
+                    *c += 1;
+                }
+            }
+        }
+        for (sum, c) in m.iter_mut().zip(count) {
+            *sum += w.site * c.min(w.sites_max) as f64;
+        }
+    });
+}
+
+/// The towns the site hexes of [`add_sites`] were last worked out for, on this thread,
+/// and those hexes.
+#[derive(Default)]
+struct SiteMemo {
+    board: Option<HexagonBoard>,
+    towns: Vec<(Hex, Seat)>,
+    /// The hexes of the board, off its edge, next to no town and two or three hexes
+    /// from some town, each with bit `k` set when seat `k` has a town two or three away.
+    cells: Vec<(Hex, u16)>,
+}
+
+thread_local! {
+    static SITES: RefCell<SiteMemo> = RefCell::default();
+}
+
+/// The site hexes of `towns` on `board` (see [`SiteMemo::cells`]) into `cells`.
+///
 /// The marks live in a square of axial coordinates padded by three hexes around the
 /// board, so a town's offsets are fixed index steps with no bounds to check, and only
 /// the hexes some town marked are looked at again.
-fn add_sites(s: &Viktory, towns: &[(Hex, viktory::state::Town)], w: &Weights, m: &mut [f64]) {
+fn site_cells(
+    board: HexagonBoard,
+    towns: &[(Hex, viktory::state::Town)],
+    cells: &mut Vec<(Hex, u16)>,
+) {
     const PAD: i32 = 3;
-    let board = s.board();
+    cells.clear();
     let reach = i32::try_from(board.radius()).unwrap_or(i32::MAX / 4) + PAD;
     let side = 2 * reach + 1;
     let at = |h: Hex| usize::try_from((h.q + reach) + (h.r + reach) * side).ok();
@@ -455,7 +552,6 @@ fn add_sites(s: &Viktory, towns: &[(Hex, viktory::state::Town)], w: &Weights, m:
             *cell |= if near { 0x8000 } else { bit };
         }
     }
-    let mut count = vec![0usize; m.len()];
     for i in touched {
         let bits = marks[i];
         if bits & 0x8000 != 0 {
@@ -463,19 +559,8 @@ fn add_sites(s: &Viktory, towns: &[(Hex, viktory::state::Town)], w: &Weights, m:
         }
         let i = i32::try_from(i).unwrap_or(0);
         let hex = Hex::new(i % side - reach, i / side - reach);
-        if !board.contains(hex)
-            || board.is_perimeter(hex)
-            || !s.terrain(hex).is_some_and(Terrain::is_land)
-        {
-            continue;
+        if board.contains(hex) && !board.is_perimeter(hex) {
+            cells.push((hex, bits));
         }
-        for (p, c) in count.iter_mut().enumerate() {
-            if bits & (1u16 << p.min(14)) != 0 {
-                *c += 1;
-            }
-        }
-    }
-    for (sum, c) in m.iter_mut().zip(count) {
-        *sum += w.site * c.min(w.sites_max) as f64;
     }
 }

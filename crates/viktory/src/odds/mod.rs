@@ -276,8 +276,8 @@ fn battle_model(
         return None;
     }
     let attacker = state.turn.active;
-    let units: Vec<(&Unit, Option<Hex>)> = fighters(state, hex, attacker)
-        .map(|u| (u, u.entered_from))
+    let units: Vec<(usize, Option<Hex>)> = fighter_indices(state, hex, attacker)
+        .map(|i| (i, state.units[i].entered_from))
         .collect();
     let key = FreshKey::new(state, hex, attacker, &units, policy)?;
     let (m, entry) = key.model(&state.rules);
@@ -305,27 +305,31 @@ pub fn attack_odds_with(
     policy: Policy,
 ) -> Option<BattleOdds> {
     let first = state.unit(*attackers.first()?)?;
-    let units = attack_roster(state, hex, first.owner, attackers)?;
+    let mut units = Vec::with_capacity(attackers.len());
+    attack_roster(state, hex, first.owner, attackers, &mut units)?;
     fresh(state, hex, first.owner, &units, policy)
 }
 
 /// The units of a prospective attack by `attacker` on `hex` with their entry hexes (see
-/// [`attack_odds`]), those already waiting there to fight included; `None` when a unit
-/// is missing, belongs to someone else or cannot fight there.
-fn attack_roster<'s>(
-    state: &'s Viktory,
+/// [`attack_odds`]), those already waiting there to fight included, into `units` as
+/// indices into the state's units; `None` when a unit is missing, belongs to someone
+/// else or cannot fight there.
+fn attack_roster(
+    state: &Viktory,
     hex: Hex,
     attacker: Seat,
     attackers: &[UnitId],
-) -> Option<Vec<(&'s Unit, Option<Hex>)>> {
+    units: &mut Vec<(usize, Option<Hex>)>,
+) -> Option<()> {
+    units.clear();
     let water = !state.terrain(hex)?.is_land();
-    let mut units: Vec<(&Unit, Option<Hex>)> = Vec::with_capacity(attackers.len());
     for &id in attackers {
-        let u = state.unit(id)?;
+        let i = state.units.binary_search_by_key(&id, |u| u.id).ok()?;
+        let u = &state.units[i];
         if u.owner != attacker || (u.kind == UnitKind::Frigate) != water {
             return None;
         }
-        if units.iter().any(|(x, _)| x.id == id) {
+        if units.iter().any(|&(x, _)| x == i) {
             continue;
         }
         let from = if u.hex == hex && u.aboard.is_none() {
@@ -337,14 +341,14 @@ fn attack_roster<'s>(
         } else {
             Some(hex.step_towards(u.hex))
         };
-        units.push((u, from));
+        units.push((i, from));
     }
-    for u in fighters(state, hex, attacker) {
-        if !units.iter().any(|(x, _)| x.id == u.id) {
-            units.push((u, u.entered_from));
+    for i in fighter_indices(state, hex, attacker) {
+        if !units.iter().any(|&(x, _)| x == i) {
+            units.push((i, state.units[i].entered_from));
         }
     }
-    Some(units)
+    Some(())
 }
 
 /// The odds of `shots` bombardments of `target` by the player whose turn it is, one
@@ -448,6 +452,15 @@ fn fighters(s: &Viktory, hex: Hex, seat: Seat) -> impl Iterator<Item = &Unit> + 
         .filter(move |u| u.hex == hex && u.owner == seat && u.aboard.is_none())
 }
 
+/// Where the units of `seat` fighting in `hex` stand in the state's units.
+fn fighter_indices(s: &Viktory, hex: Hex, seat: Seat) -> impl Iterator<Item = usize> + '_ {
+    s.units
+        .iter()
+        .enumerate()
+        .filter(move |(_, u)| u.hex == hex && u.owner == seat && u.aboard.is_none())
+        .map(|(i, _)| i)
+}
+
 /// The defender of a battle `attacker` starts at `hex`, as the battle would name him.
 fn defender_at(s: &Viktory, hex: Hex, attacker: Seat) -> Option<Seat> {
     s.units
@@ -465,25 +478,39 @@ fn roster<'u>(
     water: bool,
     units: impl IntoIterator<Item = (&'u Unit, Option<Hex>)>,
 ) -> Roster {
-    let mut keyed: Vec<(UnitKind, usize, UnitId, Option<Hex>)> = units
-        .into_iter()
-        .filter(|(u, _)| (u.kind == UnitKind::Frigate) == water)
-        .map(|(u, from)| {
-            let cargo = if u.kind == UnitKind::Frigate {
-                s.units.iter().filter(|c| c.aboard == Some(u.id)).count()
-            } else {
-                0
-            };
-            (u.kind, cargo, u.id, from)
-        })
-        .collect();
+    let mut r = Roster::default();
+    fill_roster(&mut r, s, water, units, &mut Vec::new());
+    r
+}
+
+/// [`roster`] into `r`, reusing its lists and the buffer `keyed`.
+fn fill_roster<'u>(
+    r: &mut Roster,
+    s: &Viktory,
+    water: bool,
+    units: impl IntoIterator<Item = (&'u Unit, Option<Hex>)>,
+    keyed: &mut Vec<(UnitKind, usize, UnitId, Option<Hex>)>,
+) {
+    keyed.clear();
+    keyed.extend(
+        units
+            .into_iter()
+            .filter(|(u, _)| (u.kind == UnitKind::Frigate) == water)
+            .map(|(u, from)| {
+                let cargo = if u.kind == UnitKind::Frigate {
+                    s.units.iter().filter(|c| c.aboard == Some(u.id)).count()
+                } else {
+                    0
+                };
+                (u.kind, cargo, u.id, from)
+            }),
+    );
     // Unit ids are unique, so the unstable sort gives the one order.
     keyed.sort_unstable_by_key(|&(kind, cargo, id, _)| (kind, cargo, id));
-    let mut r = Roster::default();
-    for (kind, _, _, from) in keyed {
+    r.sides.iter_mut().for_each(Vec::clear);
+    for &(kind, _, _, from) in keyed.iter() {
         r.sides[kind.index()].push(from);
     }
-    r
 }
 
 /// The model of a battle at `hex`, its rosters and retreat routes still to be set.
@@ -510,7 +537,7 @@ fn model(
 /// Everything the odds of a battle about to start depend on, besides the rules: the
 /// [`Model`]'s parts and the Overwatch dice the defender fires first. Equal keys under
 /// equal rules give equal odds, which is what [`OddsCache`] relies on.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 struct FreshKey {
     field: battle_dice::Field,
     attacker_hit_max: u8,
@@ -522,46 +549,71 @@ struct FreshKey {
     overwatch: u8,
 }
 
+/// Buffers a [`FreshKey`] is built with, kept by whoever builds many.
+#[derive(Debug, Default)]
+struct KeyBuffers {
+    keyed: Vec<(UnitKind, usize, UnitId, Option<Hex>)>,
+    entries: Vec<Hex>,
+}
+
 impl FreshKey {
-    /// The key of a battle `attacker` is about to start at `hex` with these units and
-    /// their entry hexes; `None` when there is nobody to fight.
+    /// The key of a battle `attacker` is about to start at `hex` with these units (as
+    /// indices into the state's units) and their entry hexes; `None` when there is
+    /// nobody to fight.
     fn new(
         s: &Viktory,
         hex: Hex,
         attacker: Seat,
-        units: &[(&Unit, Option<Hex>)],
+        units: &[(usize, Option<Hex>)],
         policy: Policy,
     ) -> Option<FreshKey> {
-        let defender = defender_at(s, hex, attacker)?;
-        let water = !s.terrain(hex)?.is_land();
-        let attackers = roster(s, water, units.iter().copied());
-        let defenders = roster(s, water, fighters(s, hex, defender).map(|u| (u, None)));
-        let a = attackers.counts();
-        if model::count(a) == 0 || (model::count(defenders.counts()) == 0 && s.town(hex).is_none())
+        let mut key = FreshKey::default();
+        key.fill(s, hex, attacker, units, policy, &mut KeyBuffers::default())
+            .then_some(key)
+    }
+
+    /// [`FreshKey::new`] in place, reusing this key's lists and `buffers`, so a program
+    /// that asks again and again allocates nothing once they have grown; false when
+    /// there is nobody to fight (the key is then left half-built).
+    fn fill(
+        &mut self,
+        s: &Viktory,
+        hex: Hex,
+        attacker: Seat,
+        units: &[(usize, Option<Hex>)],
+        policy: Policy,
+        buffers: &mut KeyBuffers,
+    ) -> bool {
+        let Some(defender) = defender_at(s, hex, attacker) else {
+            return false;
+        };
+        let Some(terrain) = s.terrain(hex) else {
+            return false;
+        };
+        let water = !terrain.is_land();
+        let joining = units.iter().map(|&(i, from)| (&s.units[i], from));
+        fill_roster(&mut self.attackers, s, water, joining, &mut buffers.keyed);
+        let defending = fighters(s, hex, defender).map(|u| (u, None));
+        fill_roster(&mut self.defenders, s, water, defending, &mut buffers.keyed);
+        let a = self.attackers.counts();
+        if model::count(a) == 0
+            || (model::count(self.defenders.counts()) == 0 && s.town(hex).is_none())
         {
-            return None;
+            return false;
         }
-        let mut entries: Vec<Hex> = units.iter().filter_map(|&(_, from)| from).collect();
-        entries.sort();
+        let entries = &mut buffers.entries;
+        entries.clear();
+        entries.extend(units.iter().filter_map(|&(_, from)| from));
+        entries.sort_unstable();
         entries.dedup();
-        let m = model(s, hex, attacker, defender, water, policy);
-        Some(FreshKey {
-            overwatch: battle_dice::overwatch_dice(
-                s,
-                hex,
-                attacker,
-                defender,
-                model::to_per_kind(a),
-                water,
-            ),
-            field: m.field,
-            attacker_hit_max: m.attacker_hit_max,
-            defender_hit_max: m.defender_hit_max,
-            attackers,
-            defenders,
-            retreat: battle::retreat_ways(s, attacker, &entries),
-            policy,
-        })
+        self.overwatch =
+            battle_dice::overwatch_dice(s, hex, attacker, defender, model::to_per_kind(a), water);
+        self.field = battle_dice::field(s, hex, attacker, defender, water);
+        self.attacker_hit_max = s.hit_max_for(attacker);
+        self.defender_hit_max = s.hit_max_for(defender);
+        self.retreat = battle::retreat_ways(s, attacker, entries);
+        self.policy = policy;
+        true
     }
 
     /// Solves the battle by `plan` (see [`compute`]).
@@ -597,7 +649,7 @@ fn fresh(
     s: &Viktory,
     hex: Hex,
     attacker: Seat,
-    units: &[(&Unit, Option<Hex>)],
+    units: &[(usize, Option<Hex>)],
     policy: Policy,
 ) -> Option<BattleOdds> {
     FreshKey::new(s, hex, attacker, units, policy)?.solve(
@@ -617,7 +669,14 @@ fn fresh(
 pub struct OddsCache {
     rules: Option<Rules>,
     limit: usize,
-    memo: HashMap<FreshKey, Option<BattleOdds>, BuildHasherDefault<KeyHasher>>,
+    /// Each battle asked about, with where its answer is in `answers`.
+    memo: HashMap<FreshKey, usize, BuildHasherDefault<KeyHasher>>,
+    answers: Vec<Option<BattleOdds>>,
+    /// The question being asked, built in place: a battle answered before is looked up
+    /// without an allocation.
+    asked: FreshKey,
+    units: Vec<(usize, Option<Hex>)>,
+    buffers: KeyBuffers,
 }
 
 /// A multiplicative hasher for the memo's keys: they describe battles a program asks
@@ -674,6 +733,10 @@ impl OddsCache {
             rules: None,
             limit: max_states,
             memo: HashMap::default(),
+            answers: Vec::new(),
+            asked: FreshKey::default(),
+            units: Vec::new(),
+            buffers: KeyBuffers::default(),
         }
     }
 
@@ -686,20 +749,29 @@ impl OddsCache {
         attackers: &[UnitId],
     ) -> Option<&BattleOdds> {
         let first = state.unit(*attackers.first()?)?;
-        let units = attack_roster(state, hex, first.owner, attackers)?;
-        let key = FreshKey::new(state, hex, first.owner, &units, Policy::default())?;
+        attack_roster(state, hex, first.owner, attackers, &mut self.units)?;
+        let (asked, units, buffers) = (&mut self.asked, &self.units, &mut self.buffers);
+        if !asked.fill(state, hex, first.owner, units, Policy::default(), buffers) {
+            return None;
+        }
         if self.rules.as_ref() != Some(&state.rules) {
             self.rules = Some(state.rules.clone());
             self.memo.clear();
+            self.answers.clear();
         }
-        if self.memo.len() >= Self::CAPACITY && !self.memo.contains_key(&key) {
+        if let Some(&i) = self.memo.get(&self.asked) {
+            return self.answers[i].as_ref();
+        }
+        if self.memo.len() >= Self::CAPACITY {
             self.memo.clear();
+            self.answers.clear();
         }
-        let limit = self.limit;
-        self.memo
-            .entry(key)
-            .or_insert_with_key(|k| k.solve(&state.rules, limit, (EXACT_COST_LIMIT, false)))
-            .as_ref()
+        let odds = self
+            .asked
+            .solve(&state.rules, self.limit, (EXACT_COST_LIMIT, false));
+        self.memo.insert(self.asked.clone(), self.answers.len());
+        self.answers.push(odds);
+        self.answers.last().and_then(Option::as_ref)
     }
 }
 

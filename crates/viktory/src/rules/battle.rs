@@ -538,7 +538,7 @@ pub(crate) fn retreat_ways(s: &Viktory, attacker: Seat, entries: &[Hex]) -> Retr
     let room: usize = s
         .units
         .iter()
-        .filter(|f| f.owner == attacker && f.kind == UnitKind::Frigate && entries.contains(&f.hex))
+        .filter(|f| f.kind == UnitKind::Frigate && f.owner == attacker && entries.contains(&f.hex))
         .map(|f| {
             let cap =
                 usize::from(s.rules.frigate_capacity).saturating_sub(naval::cargo_count(s, f.id));
@@ -555,7 +555,7 @@ pub(crate) fn retreat_ways(s: &Viktory, attacker: Seat, entries: &[Hex]) -> Retr
 }
 
 /// The retreat routes open to an attacker (12.3 step 3), see [`retreat_ways`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct RetreatWays {
     /// A land hex some attacking unit entered from, free of enemy units.
     pub(crate) land_entry: bool,

@@ -14,7 +14,7 @@ use crate::unit::{PerKind, UnitKind};
 /// What a battle's dice depend on besides the units fighting in it. None of it changes
 /// while the battle is fought: no unit enters or leaves a neighbouring hex, and towns
 /// change hands only when the battle ends.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Field {
     /// Frigate against frigate (10.5): no naval support or defensive terrain dice.
     pub(crate) naval: bool,
@@ -41,8 +41,8 @@ pub(crate) fn field(s: &Viktory, hex: Hex, attacker: Seat, defender: Seat, naval
         s.units
             .iter()
             .filter(|u| {
-                u.owner == defender
-                    && u.kind == UnitKind::Frigate
+                u.kind == UnitKind::Frigate
+                    && u.owner == defender
                     && u.aboard.is_none()
                     && u.hex.distance(hex) == 1
             })
