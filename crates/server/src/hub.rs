@@ -311,6 +311,11 @@ pub(crate) struct Slot {
     pub bot_running: AtomicBool,
     /// When the game was last locked, Unix seconds (for unloading idle games).
     pub last_used: AtomicU64,
+    /// The [`Hub::tick`] taken just before the last read of the game's log that this
+    /// process's copy reflects (a load, a catch-up, or an append whose version check
+    /// passed): every append another process had committed before that tick is in it.
+    /// On PostgreSQL a request that came before that tick need not read the log again.
+    pub(crate) current_since: AtomicU64,
 }
 
 /// What an acknowledged action returns to its seat.
@@ -342,6 +347,12 @@ pub struct Hub {
     /// live catch-ups ([`crate::replay`]): what those answers cost, in a figure a test
     /// can check without a clock.
     pub replayed: AtomicU64,
+    /// Log entries first tried against a game as this process had it loaded, refused,
+    /// and tried again with the game caught up with the log ([`Hub::submit`], on
+    /// PostgreSQL): how often another process had moved a game on unseen.
+    pub retried: AtomicU64,
+    /// A counter that orders requests and reads of the log ([`Hub::tick`]).
+    ticks: AtomicU64,
 }
 
 /// The one catalog of the games people play with hexwar: VIKTORY II (`viktory`) and
@@ -378,6 +389,8 @@ impl Hub {
             )),
             sockets: crate::live::Sockets::default(),
             replayed: AtomicU64::new(0),
+            retried: AtomicU64::new(0),
+            ticks: AtomicU64::new(1),
         })
     }
 
@@ -416,6 +429,7 @@ impl Hub {
                     updates: broadcast::channel(256).0,
                     bot_running: AtomicBool::new(false),
                     last_used: AtomicU64::new(unix_now()),
+                    current_since: AtomicU64::new(0),
                 })
             })
             .clone()
@@ -487,25 +501,73 @@ impl Hub {
     /// Locks game `id`, loading it from the store if needed and, on PostgreSQL, catching
     /// up with actions other processes appended. Updates caused by catching up are
     /// broadcast.
+    ///
+    /// A request that waited for the game while another read the log, the read having
+    /// begun after this request came, does not read it again: that read saw every
+    /// append committed before this request came ([`Slot::current_since`]). So the
+    /// requests that pile up behind one game (its spectators fetching the state after
+    /// each step) share one read.
     pub(crate) async fn lock<'a>(
         &self,
         slot: &'a Slot,
     ) -> Result<MutexGuard<'a, Option<Live>>, ApiError> {
-        let mut guard = slot.live.lock().await;
-        slot.last_used.store(unix_now(), Ordering::Relaxed);
-        if guard.is_none() {
-            match self.load(&slot.id).await {
-                Ok(live) => *guard = Some(live),
-                Err(e) => {
-                    // No game table entry for ids that are not games.
-                    self.forget(&slot.id);
-                    return Err(e);
-                }
-            }
-        } else if self.store.backend() == Backend::Postgres {
+        let came = self.tick();
+        let (mut guard, loaded) = self.lock_loaded(slot).await?;
+        if !loaded
+            && self.store.backend() == Backend::Postgres
+            && slot.current_since.load(Ordering::SeqCst) <= came
+        {
             self.catch_up(slot, &mut guard).await?;
         }
         Ok(guard)
+    }
+
+    /// The next tick of the hub's counter: ticks order this process's requests and its
+    /// reads of the log in time (each is taken before what it stamps begins).
+    fn tick(&self) -> u64 {
+        self.ticks.fetch_add(1, Ordering::SeqCst)
+    }
+
+    /// Notes that the game's copy reflects a read of the log (or an append) begun after
+    /// tick `begun`.
+    fn current_from(slot: &Slot, begun: u64) {
+        slot.current_since.fetch_max(begun, Ordering::SeqCst);
+    }
+
+    /// Locks game `id`, loading it from the store if needed, but not catching up with
+    /// actions other processes appended: for work whose own append's version check
+    /// tells whether the game was current ([`Hub::record_now`]).
+    async fn lock_as_loaded<'a>(
+        &self,
+        slot: &'a Slot,
+    ) -> Result<MutexGuard<'a, Option<Live>>, ApiError> {
+        Ok(self.lock_loaded(slot).await?.0)
+    }
+
+    /// Locks game `id`, loading it from the store if it is not loaded; true if it was
+    /// loaded now (so it is current).
+    async fn lock_loaded<'a>(
+        &self,
+        slot: &'a Slot,
+    ) -> Result<(MutexGuard<'a, Option<Live>>, bool), ApiError> {
+        let mut guard = slot.live.lock().await;
+        slot.last_used.store(unix_now(), Ordering::Relaxed);
+        if guard.is_some() {
+            return Ok((guard, false));
+        }
+        let begun = self.tick();
+        match self.load(&slot.id).await {
+            Ok(live) => {
+                *guard = Some(live);
+                Self::current_from(slot, begun);
+            }
+            Err(e) => {
+                // No game table entry for ids that are not games.
+                self.forget(&slot.id);
+                return Err(e);
+            }
+        }
+        Ok((guard, true))
     }
 
     /// Rebuilds game `id` from the store.
@@ -554,8 +616,10 @@ impl Hub {
             return Ok(());
         };
         let from = live.session.version();
+        let begun = self.tick();
         let newer = self.store.actions(&slot.id, from).await?;
         if newer.is_empty() {
+            Self::current_from(slot, begun);
             return Ok(());
         }
         let told = live.feeds.versions();
@@ -576,6 +640,7 @@ impl Hub {
         if live.session.to_move().is_over() {
             live.row.status = "over".into();
         }
+        Self::current_from(slot, begun);
         Self::broadcast_steps(slot, live, from, &told, &steps, &undone);
         Ok(())
     }
@@ -652,6 +717,12 @@ impl Hub {
             .await
     }
 
+    /// [`Hub::record`]'s work. On PostgreSQL another process may have appended since
+    /// this one last read the log; rather than read it before every entry, the entry is
+    /// first tried against the game as loaded: the append's version check commits it
+    /// only if the game was current. Should that try be refused for any reason (a stale
+    /// version, not the seat's turn, an illegal action, another append first), the game
+    /// is caught up with the log and the entry tried again, and that answer stands.
     async fn record_now(
         self: &Arc<Self>,
         id: &str,
@@ -659,8 +730,36 @@ impl Hub {
         version: u64,
         entry: Entry,
     ) -> Result<Ack, ApiError> {
+        if self.store.backend() == Backend::Postgres {
+            match self
+                .record_once(id, by.clone(), version, entry.clone(), false)
+                .await
+            {
+                Err(ApiError::Reject(_) | ApiError::Conflict { .. }) => {
+                    self.retried.fetch_add(1, Ordering::Relaxed);
+                }
+                answer => return answer,
+            }
+        }
+        self.record_once(id, by, version, entry, true).await
+    }
+
+    /// One try of [`Hub::record_now`], with the game caught up with the log first
+    /// (`catch_up`; only PostgreSQL's logs move under another process) or as loaded.
+    async fn record_once(
+        self: &Arc<Self>,
+        id: &str,
+        by: Submitter,
+        version: u64,
+        entry: Entry,
+        catch_up: bool,
+    ) -> Result<Ack, ApiError> {
         let slot = self.slot(id);
-        let mut guard = self.lock(&slot).await?;
+        let mut guard = if catch_up {
+            self.lock(&slot).await?
+        } else {
+            self.lock_as_loaded(&slot).await?
+        };
         let live = guard.as_mut().expect("locked games are loaded");
         let seat = match &by {
             Submitter::Token(token) => {
@@ -732,10 +831,13 @@ impl Hub {
             public_version: live.feeds.version(None),
         };
         let progress = crate::lobby::progress(live.session.as_ref());
+        let begun = self.tick();
         self.store
             .append_at(id, current, &bodies, change, Some(&progress))
             .await?;
         unstored.stored();
+        // The version check passed: no other process had appended.
+        Self::current_from(&slot, begun);
         let live = guard.as_mut().expect("locked games are loaded");
         if over {
             live.row.status = "over".into();
@@ -850,6 +952,7 @@ impl Drop for Unstored<'_, '_> {
 }
 
 /// What a seat adds to a game's log.
+#[derive(Clone)]
 enum Entry {
     /// An action.
     Action(Value),

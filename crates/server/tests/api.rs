@@ -150,6 +150,121 @@ async fn a_whole_game_over_http_on_postgres() {
     server.stop().await;
 }
 
+/// A second process on a database, that hears nothing of the others (no LISTEN, so
+/// nothing catches its games up but its own requests).
+struct Deaf {
+    base: String,
+    http: reqwest::Client,
+    hub: Arc<server::Hub>,
+}
+
+impl Deaf {
+    async fn start(database: &str) -> Deaf {
+        let store = server::store::Store::open(database).await.expect("store");
+        let hub = server::Hub::new(store, config(database));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let app = server::app(Arc::clone(&hub))
+            .into_make_service_with_connect_info::<std::net::SocketAddr>();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Deaf {
+            base: format!("http://{addr}"),
+            http: reqwest::Client::new(),
+            hub,
+        }
+    }
+
+    async fn call(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
+        let url = format!("{}{path}", self.base);
+        let mut request = match body {
+            Some(body) => self.http.post(url).json(&body),
+            None => self.http.get(url),
+        };
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.expect("request sent");
+        let status = response.status();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+}
+
+/// On PostgreSQL an action is first tried against the game as the process has it
+/// loaded, without reading the log first; the append's version check commits it only
+/// if that was current. Here every other action goes to a second process that never
+/// hears of the first one's actions. Half of those are sent straight away: each try is
+/// refused (the seat's version is ahead of what the process has), and it catches up and
+/// stores the action. Before the other half the seat reads the game at the second
+/// process, which must show the first one's last action (a request reads the log unless
+/// a read begun after it came has), and the action then goes through at the first try.
+/// Every action is acknowledged, the two processes serve the same log, and the first
+/// process, always current, never tries twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_at_a_process_behind_the_log_is_caught_up_and_stored() {
+    use std::sync::atomic::Ordering;
+    let first = TestServer::start(config(&pg_url())).await;
+    let deaf = Deaf::start(&pg_url()).await;
+    let (id, tokens) = first.two_people().await;
+    // The second process loads the game now, and hears nothing after.
+    let (status, _) = deaf.call(&format!("/api/games/{id}"), None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    let mut posted = [0u64; 2];
+    for n in 0..60u64 {
+        let Some(seat) = first.state(&id, None).await["to_move"]["seat"].as_u64() else {
+            break;
+        };
+        let token = tokens[seat as usize].as_deref().unwrap();
+        let state = first.state(&id, Some(token)).await;
+        let legal = state["legal"].as_array().unwrap();
+        let body = json!({
+            "version": state["version"],
+            "action": legal[(n as usize * 7) % legal.len()],
+        });
+        let path = format!("/api/games/{id}/actions");
+        let at = (n % 2) as usize;
+        if n % 4 == 3 {
+            let (status, seen) = deaf
+                .call(&format!("/api/games/{id}"), Some(token), None)
+                .await;
+            assert_eq!(status, StatusCode::OK, "{seen}");
+            assert_eq!(
+                seen["version"], state["version"],
+                "the second process is current"
+            );
+        }
+        let (status, ack) = if at == 0 {
+            first.post(&path, Some(token), body).await
+        } else {
+            deaf.call(&path, Some(token), Some(body)).await
+        };
+        assert_eq!(status, StatusCode::OK, "action {n} at process {at}: {ack}");
+        posted[at] += 1;
+    }
+    assert!(posted[1] >= 20, "{posted:?}");
+    // Those sent straight away, one in two.
+    assert_eq!(
+        deaf.hub.retried.load(Ordering::Relaxed),
+        posted[1].div_ceil(2)
+    );
+    assert_eq!(first.running.hub.retried.load(Ordering::Relaxed), 0);
+    // Both serve the same log, with every action in it.
+    let path = format!("/api/games/{id}/record");
+    let (status, a) = first.get(&path, None).await;
+    assert_eq!(status, StatusCode::OK, "{a}");
+    assert_eq!(
+        deaf.call(&path, None, None).await,
+        (StatusCode::OK, a.clone())
+    );
+    assert_eq!(a["version"], first.state(&id, None).await["version"]);
+    assert!(a["version"].as_u64().unwrap() >= posted[0] + posted[1]);
+    first.stop().await;
+}
+
 /// Three bots play to the end by themselves (one of them the greedy "easy" level);
 /// their record verifies.
 async fn bot_game(server: &TestServer) {
