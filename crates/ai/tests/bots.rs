@@ -623,10 +623,27 @@ fn a_turn_that_spent_its_cap_thinks_no_more() {
 
 /// Positions of a short greedy game, every eighth step.
 fn some_positions(seed: u64) -> Vec<Viktory> {
-    let mut s = new_game("classic", 2, &serde_json::json!({ "max_turns": 5 }));
-    let mut greedy = Greedy::default();
+    let game = new_game("classic", 2, &serde_json::json!({ "max_turns": 5 }));
+    positions_of(
+        game,
+        &mut Greedy::default(),
+        seed,
+        3_000,
+        |s, step, legal| step % 8 == 0 && legal > 2,
+    )
+}
+
+/// The positions `keep` picks (by the position, its step and its number of legal
+/// actions) from a game `bot` plays in every seat, at most `steps` steps.
+fn positions_of(
+    mut s: Viktory,
+    bot: &mut dyn Bot<Viktory>,
+    seed: u64,
+    steps: u64,
+    keep: impl Fn(&Viktory, u64, usize) -> bool,
+) -> Vec<Viktory> {
     let mut out = Vec::new();
-    for step in 0..3_000u64 {
+    for step in 0..steps {
         let seat = match s.to_move() {
             ToMove::Over(_) => break,
             ToMove::Chance => {
@@ -637,11 +654,11 @@ fn some_positions(seed: u64) -> Vec<Viktory> {
             ToMove::Seat(seat) => seat,
         };
         let legal = s.legal_actions();
-        if step % 8 == 0 && legal.len() > 2 {
+        if keep(&s, step, legal.len()) {
             out.push(s.clone());
         }
         let view = s.view(Some(seat));
-        let i = Bot::<Viktory>::choose(&mut greedy, &view, &legal, &mut arena::bot_rng(seed, step));
+        let i = bot.choose(&view, &legal, &mut arena::bot_rng(seed, step));
         s.apply_unchecked(legal[i]);
     }
     out
@@ -893,32 +910,10 @@ fn the_arena_keeps_decisions_out_of_turn_apart() {
 /// Positions of a random game of `preset` for `players`, every `every`th decision, and
 /// every position with a battle about to be fought or being fought.
 fn random_positions(preset: &str, players: u8, seed: u64, every: u64) -> Vec<Viktory> {
-    let mut s = new_game(preset, players, &serde_json::json!({ "max_turns": 12 }));
-    let mut out = Vec::new();
-    for step in 0..20_000u64 {
-        let seat = match s.to_move() {
-            ToMove::Over(_) => break,
-            ToMove::Chance => {
-                let a = s.sample_chance(&mut arena::chance_rng(seed, step));
-                s.apply_unchecked(a);
-                continue;
-            }
-            ToMove::Seat(seat) => seat,
-        };
-        let legal = s.legal_actions();
-        if step % every == 0 || s.battle().is_some() || !s.turn().pending_battles.is_empty() {
-            out.push(s.clone());
-        }
-        let view = s.view(Some(seat));
-        let i = Bot::<Viktory>::choose(
-            &mut RandomBot,
-            &view,
-            &legal,
-            &mut arena::bot_rng(seed, step),
-        );
-        s.apply_unchecked(legal[i]);
-    }
-    out
+    let game = new_game(preset, players, &serde_json::json!({ "max_turns": 12 }));
+    positions_of(game, &mut RandomBot, seed, 20_000, |s, step, _| {
+        step % every == 0 || s.battle().is_some() || !s.turn().pending_battles.is_empty()
+    })
 }
 
 /// Issue 28: the evaluation's figures, bit for bit, over random games of four rulesets
