@@ -629,7 +629,7 @@ fn some_positions(seed: u64) -> Vec<Viktory> {
         &mut Greedy::default(),
         seed,
         3_000,
-        |s, step, legal| step % 8 == 0 && legal > 2,
+        |_, step, legal| step % 8 == 0 && legal > 2,
     )
 }
 
