@@ -41,15 +41,12 @@ fn rule_9_12_slow_terrain_stops_the_unit() {
     let events = act(&mut s, mv(1, 1, 0));
     assert_eq!(
         events,
-        vec![
-            Event::Moved {
-                unit: UnitId(1),
-                from: h(0, 0),
-                to: h(1, 0),
-                road: false
-            },
-            Event::MovementEnded { unit: UnitId(1) },
-        ]
+        vec![Event::Moved {
+            unit: UnitId(1),
+            from: h(0, 0),
+            to: h(1, 0),
+            road: false
+        }]
     );
     assert_eq!(refused(&s, mv(1, 2, 0)), ("no_movement", "9.0"));
 }
@@ -250,6 +247,39 @@ fn r9_one_unit_at_a_time() {
     assert_eq!(events[0], Event::MovementEnded { unit: UnitId(1) });
     assert_eq!(refused(&s, mv(1, 2, 0)), ("no_movement", "9.0"));
     act(&mut s, mv(2, 2, 1));
+}
+
+/// R-9, 9.12: a unit's movement is announced as over once, when it becomes done: the
+/// next unit to move ends it, whether it still had points, spent them all, or was
+/// stopped by slow terrain (it may still act where it stands until then).
+#[test]
+fn r9_a_unit_stops_once_in_the_log() {
+    let ended = |events: &[Event], id: u16| {
+        events
+            .iter()
+            .filter(|e| **e == Event::MovementEnded { unit: UnitId(id) })
+            .count()
+    };
+    let mut s = Pos::new(2, Stage::Move)
+        .terrain(h(1, 0), Terrain::Forest)
+        .unit(1, 0, UnitKind::Infantry, h(0, 0))
+        .unit(2, 0, UnitKind::Infantry, h(0, 1))
+        .unit(3, 0, UnitKind::Infantry, h(0, 2))
+        .build();
+    // Stopped by the forest, not yet done.
+    let stopped = act(&mut s, mv(1, 1, 0));
+    assert_eq!(ended(&stopped, 1), 0);
+    assert!(!s.unit(UnitId(1)).unwrap().done);
+    // Unit 2 moves: unit 1 is done, announced once.
+    let mut events = act(&mut s, mv(2, 1, 1));
+    assert_eq!(ended(&events, 1), 1);
+    events.extend(act(&mut s, mv(2, 2, 1)));
+    assert_eq!(ended(&events, 2), 0, "out of points, but not yet done");
+    // Unit 3 moves: unit 2 is done, announced once; unit 1 not again.
+    let third = act(&mut s, mv(3, 1, 2));
+    assert_eq!((ended(&third, 1), ended(&third, 2)), (0, 1));
+    assert_eq!(refused(&s, mv(1, 2, 0)), ("no_movement", "9.0"));
+    assert_eq!(refused(&s, mv(2, 3, 1)), ("no_movement", "9.0"));
 }
 
 #[test]

@@ -104,6 +104,7 @@ impl Wait {
 }
 
 /// R-9, H-3: makes `unit` the moving unit, ending the previous one's movement.
+/// [`Event::MovementEnded`] announces exactly this: a unit becoming `done` as it moves.
 pub fn switch_to(s: &mut Viktory, unit: UnitId, ev: &mut Vec<Event>) {
     if let Some(prev) = s.turn.moving
         && prev != unit
@@ -753,8 +754,10 @@ fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>
         }
         ev.push(Event::MovementEnded { unit: id });
     } else if stop {
+        // 9.12: slow terrain stops the unit, but it is not `done`: it may still act
+        // where it stands (a pillage, say) until another unit moves, and its end is
+        // announced then, by `switch_to`, like a unit's that spent its last point.
         s.unit_mut(id).mp = 0;
-        ev.push(Event::MovementEnded { unit: id });
     }
     exploration::unit_entered(s, to, ev);
 }
