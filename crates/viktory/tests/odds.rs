@@ -665,19 +665,43 @@ fn attack_odds_before_and_after_moving() {
 }
 
 /// `OddsCache` answers exactly what `attack_odds` answers, over the positions of random
-/// games (one memo for all of them, so a stale entry would show): at every movement
-/// decision, for every town, the units of each other player within two hexes attack it.
+/// games (one memo for all of them, so a stale entry would show: the memo answers a
+/// question asked again from everything near its hex, and debug builds also check
+/// that answer against the battle's own key). At every movement decision, for every
+/// hex holding units or a town, the units of each other player within two hexes that
+/// can fight there attack it (frigates on water, land units on land, cargo too).
 #[test]
 fn the_odds_cache_agrees_with_attack_odds() {
     // No limit below the engine's own: every battle is answered.
     let mut cache = odds::OddsCache::new(usize::MAX);
     let mut asked = 0;
     let mut remembered = 0;
-    for (preset, players, seed) in [("classic", 2, 1), ("classic", 3, 2), ("online", 2, 3)] {
+    let every = [
+        "accelerator_enhancement",
+        "metropolis",
+        "battle_dice_factors",
+        "frigate_characteristics",
+        "artillery_characteristics",
+        "pillage",
+        "cavalry_characteristics",
+        "road_ferry_network",
+        "combat_supply",
+    ];
+    let games: [(&str, u8, u64, &[&str]); 4] = [
+        ("classic", 2, 1, &[]),
+        ("classic", 3, 2, &[]),
+        ("online", 2, 3, &[]),
+        ("expansion", 4, 4, &every),
+    ];
+    for (preset, players, seed, on) in games {
+        let mut options = serde_json::Map::new();
+        for &o in on {
+            options.insert(o.into(), true.into());
+        }
         let setup = Viktory::new_setup(&engine::NewGame {
             preset: Some(preset.into()),
             players: Some(players),
-            ..Default::default()
+            options,
         })
         .unwrap();
         let mut s = Viktory::from_setup(&setup).unwrap();
@@ -693,17 +717,20 @@ fn the_odds_cache_agrees_with_attack_odds() {
                 ToMove::Seat(_) => {}
             }
             if s.turn().stage == Stage::Move && s.battle().is_none() {
-                for (hex, town) in s.towns().collect::<Vec<_>>() {
+                let mut hexes: Vec<Hex> = s.towns().map(|(hex, _)| hex).collect();
+                hexes.extend(s.units().iter().map(|u| u.hex));
+                hexes.sort_unstable();
+                hexes.dedup();
+                for hex in hexes {
+                    let water = s.terrain(hex).is_some_and(|t| !t.is_land());
                     for p in 0..players {
                         let ids: Vec<UnitId> = s
                             .units()
                             .iter()
                             .filter(|u| {
                                 u.owner == Seat(p)
-                                    && u.owner != town.owner
-                                    && u.kind.is_land()
-                                    && u.aboard.is_none()
-                                    && (1..=2).contains(&u.hex.distance(hex))
+                                    && (u.kind == UnitKind::Frigate) == water
+                                    && u.hex.distance(hex) <= 2
                             })
                             .map(|u| u.id)
                             .collect();
@@ -711,7 +738,11 @@ fn the_odds_cache_agrees_with_attack_odds() {
                             continue;
                         }
                         let exact = odds::attack_odds(&s, hex, &ids);
-                        assert_eq!(cache.attack_odds(&s, hex, &ids), exact.as_ref());
+                        assert_eq!(
+                            cache.attack_odds(&s, hex, &ids),
+                            exact.as_ref(),
+                            "{preset} seed {seed}: {ids:?} attacking {hex:?}"
+                        );
                         asked += 1;
                         remembered += usize::from(exact.is_some());
                     }
@@ -723,7 +754,7 @@ fn the_odds_cache_agrees_with_attack_odds() {
         }
     }
     assert!(
-        asked > 100 && remembered > 50,
+        asked > 1_000 && remembered > 500,
         "{asked} asked, {remembered} answered"
     );
 }

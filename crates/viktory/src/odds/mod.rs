@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 
 pub use spec::{BattleSpec, SpecError, SpecUnit};
 
+use crate::board::Terrain;
 use crate::options::Rules;
 use crate::rules::battle;
 use crate::rules::{battle_dice, bombard};
@@ -664,7 +665,10 @@ fn fresh(
 /// [`attack_odds`]'s, each distinct battle computed once: the memo is keyed by
 /// everything the odds depend on (the units' types, entry hexes and casualty order,
 /// the field's dice, the hit numbers, the retreat routes), not by the whole position.
-/// It forgets everything when the rules change or when it grows past its capacity.
+/// A question is first looked up by what lies in and next to its hex (`NearKey`),
+/// which is cheaper to gather than the battle's key; only a question not asked before
+/// has its battle's key worked out. It forgets everything when the rules change or
+/// when it grows past its capacity.
 #[derive(Debug)]
 pub struct OddsCache {
     rules: Option<Rules>,
@@ -677,6 +681,153 @@ pub struct OddsCache {
     asked: FreshKey,
     units: Vec<(usize, Option<Hex>)>,
     buffers: KeyBuffers,
+    /// Each question asked, by everything near its hex ([`NearKey`]), with where its
+    /// answer is in `answers` ([`NOBODY`]: nobody to fight): a question asked before is
+    /// answered without working out its battle's key.
+    near: HashMap<NearKey, usize, BuildHasherDefault<KeyHasher>>,
+    near_asked: NearKey,
+    /// The hexes the attack is entered from that lie beyond the battle hex's neighbours.
+    far: Vec<Hex>,
+}
+
+/// In [`OddsCache::near`]: the question had nobody to fight.
+const NOBODY: usize = usize::MAX;
+
+/// Everything in a state that [`attack_roster`] and [`FreshKey::fill`] (and so the odds
+/// of a prospective attack) can read, for one question, packed into words: the battle
+/// hex and the attacking seat; each unit asked about; the terrain of the hex and of its
+/// neighbours; the town there; the defender and both sides' hit numbers and whether
+/// the defender holds his capital; the frigate bombardments of the hex this turn; and
+/// every unit in or next to the hex, at a hex the attack is entered from, or aboard a
+/// unit asked about. A unit is given by its id, owner, kind, hex, frigate, loads and
+/// entry hex, not its movement left nor its flags, which no key reads. Equal near keys
+/// under equal rules give equal [`FreshKey`]s; debug builds check each answer the
+/// near key gives against the battle's key.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct NearKey {
+    words: Vec<u64>,
+}
+
+impl std::hash::Hash for NearKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for &w in &self.words {
+            state.write_u64(w);
+        }
+    }
+}
+
+/// A hex as a word.
+fn hex_word(h: Hex) -> u64 {
+    u64::from(h.q as u32) | u64::from(h.r as u32) << 32
+}
+
+/// A terrain (or none) as a small number.
+fn terrain_word(t: Option<Terrain>) -> u64 {
+    t.map_or(0, |t| t as u64 + 1)
+}
+
+impl NearKey {
+    /// Appends a unit's three words.
+    fn push_unit(&mut self, u: &Unit) {
+        self.words.push(
+            u64::from(u.id.0)
+                | u64::from(u.owner.0) << 16
+                | (u.kind.index() as u64) << 24
+                | u.aboard.map_or(0, |a| u64::from(a.0) + 1) << 32
+                | u64::from(u.loads) << 49
+                | u64::from(u.entered_from.is_some()) << 57,
+        );
+        self.words.push(hex_word(u.hex));
+        self.words.push(u.entered_from.map_or(0, hex_word));
+    }
+
+    /// Builds the key of `attackers` attacking `hex` in place; `None` when
+    /// [`attack_roster`] would refuse them for a unit that does not exist (or no units).
+    fn fill(
+        &mut self,
+        s: &Viktory,
+        hex: Hex,
+        attackers: &[UnitId],
+        far: &mut Vec<Hex>,
+    ) -> Option<()> {
+        let first = s.unit(*attackers.first()?)?;
+        let attacker = first.owner;
+        self.words.clear();
+        far.clear();
+        self.words.push(hex_word(hex));
+        self.words
+            .push(u64::from(attacker.0) | (attackers.len() as u64) << 8);
+        let mut frigates = false;
+        // Each unit asked about enters from a neighbour of the hex (the first step
+        // towards it), or from where it entered the hex, a unit there (below).
+        for &id in attackers {
+            let u = s.unit(id)?;
+            self.push_unit(u);
+            frigates |= u.kind == UnitKind::Frigate;
+        }
+        let mut terrain = terrain_word(s.terrain(hex));
+        for (k, n) in hex.neighbors().iter().enumerate() {
+            terrain |= terrain_word(s.terrain(*n)) << (3 * (k + 1));
+        }
+        self.words.push(terrain);
+        let town = s.town(hex);
+        self.words.push(town.map_or(0, |t| {
+            1 | u64::from(t.owner.0) << 1
+                | u64::from(t.city) << 9
+                | t.capital_of.map_or(0, |c| u64::from(c.0) + 1) << 10
+                | t.metropolis.map_or(0, |k| k.index() as u64 + 1) << 19
+        }));
+        // The units near: in or next to the hex (its fighters, the frigates and
+        // artillery next to it, the entry hexes next to it with their frigates' cargo).
+        let start = self.words.len();
+        self.words.push(0);
+        let mut near = 0u64;
+        for u in &s.units {
+            if u.hex.distance(hex) <= 1 {
+                self.push_unit(u);
+                near += 1;
+                if u.hex == hex
+                    && let Some(e) = u.entered_from.filter(|e| e.distance(hex) > 1)
+                {
+                    far.push(e);
+                }
+            }
+        }
+        self.words[start] = near;
+        let defender = defender_at(s, hex, attacker);
+        // Entries beyond the neighbours (roads): their terrain and every unit there.
+        far.sort_unstable();
+        far.dedup();
+        self.words.push(far.len() as u64);
+        for &e in far.iter() {
+            self.words
+                .push(hex_word(e) ^ terrain_word(s.terrain(e)) << 60);
+        }
+        if frigates || !far.is_empty() {
+            for u in &s.units {
+                let aboard_asked = frigates && u.aboard.is_some_and(|a| attackers.contains(&a));
+                if aboard_asked || far.contains(&u.hex) {
+                    self.push_unit(u);
+                }
+            }
+        }
+        self.words.push(u64::MAX);
+        self.words.push(defender.map_or(0, |d| {
+            1 | u64::from(d.0) << 1
+                | u64::from(s.hit_max_for(d)) << 9
+                | u64::from(s.holds_capital(d)) << 17
+        }));
+        self.words.push(u64::from(s.hit_max_for(attacker)));
+        for &(id, target) in &s.turn.frigate_bombards {
+            if target == hex {
+                self.words.push(u64::from(id.0));
+                if let Some(f) = s.unit(id) {
+                    self.push_unit(f);
+                }
+            }
+        }
+        Some(())
+    }
 }
 
 /// A multiplicative hasher for the memo's keys: they describe battles a program asks
@@ -724,6 +875,9 @@ impl OddsCache {
     /// Battles remembered at most; past this the memo starts again.
     const CAPACITY: usize = 50_000;
 
+    /// Questions remembered at most ([`NearKey`]); past this they start again.
+    const NEAR_CAPACITY: usize = 50_000;
+
     /// A memo that computes battles of at most `max_states` states (the two sides'
     /// numbers of possible unit counts multiplied) and answers `None` for larger ones,
     /// and for those that cost more than [`EXACT_COST_LIMIT`] (no estimates: a program
@@ -737,6 +891,9 @@ impl OddsCache {
             asked: FreshKey::default(),
             units: Vec::new(),
             buffers: KeyBuffers::default(),
+            near: HashMap::default(),
+            near_asked: NearKey::default(),
+            far: Vec::new(),
         }
     }
 
@@ -748,30 +905,55 @@ impl OddsCache {
         hex: Hex,
         attackers: &[UnitId],
     ) -> Option<&BattleOdds> {
-        let first = state.unit(*attackers.first()?)?;
-        attack_roster(state, hex, first.owner, attackers, &mut self.units)?;
-        let (asked, units, buffers) = (&mut self.asked, &self.units, &mut self.buffers);
-        if !asked.fill(state, hex, first.owner, units, Policy::default(), buffers) {
-            return None;
-        }
         if self.rules.as_ref() != Some(&state.rules) {
             self.rules = Some(state.rules.clone());
-            self.memo.clear();
-            self.answers.clear();
+            self.forget();
+        }
+        self.near_asked.fill(state, hex, attackers, &mut self.far)?;
+        if let Some(&i) = self.near.get(&self.near_asked) {
+            debug_assert_eq!(i, self.answer_index(state, hex, attackers), "near key");
+            return self.answers.get(i).and_then(Option::as_ref);
+        }
+        let i = self.answer_index(state, hex, attackers);
+        if self.near.len() >= Self::NEAR_CAPACITY {
+            self.near.clear();
+        }
+        self.near.insert(self.near_asked.clone(), i);
+        self.answers.get(i).and_then(Option::as_ref)
+    }
+
+    /// Forgets every battle and question.
+    fn forget(&mut self) {
+        self.memo.clear();
+        self.answers.clear();
+        self.near.clear();
+    }
+
+    /// Where the answer to the question is in `answers`, the battle worked out and
+    /// remembered if it is new; [`NOBODY`] when there is nobody to fight.
+    fn answer_index(&mut self, state: &Viktory, hex: Hex, attackers: &[UnitId]) -> usize {
+        let Some(first) = attackers.first().and_then(|&id| state.unit(id)) else {
+            return NOBODY;
+        };
+        if attack_roster(state, hex, first.owner, attackers, &mut self.units).is_none() {
+            return NOBODY;
+        }
+        let (asked, units, buffers) = (&mut self.asked, &self.units, &mut self.buffers);
+        if !asked.fill(state, hex, first.owner, units, Policy::default(), buffers) {
+            return NOBODY;
         }
         if let Some(&i) = self.memo.get(&self.asked) {
-            return self.answers[i].as_ref();
+            return i;
         }
         if self.memo.len() >= Self::CAPACITY {
-            self.memo.clear();
-            self.answers.clear();
+            self.forget();
         }
         let odds = self
             .asked
             .solve(&state.rules, self.limit, (EXACT_COST_LIMIT, false));
         self.memo.insert(self.asked.clone(), self.answers.len());
         self.answers.push(odds);
-        self.answers.last().and_then(Option::as_ref)
+        self.answers.len() - 1
     }
 }
 
