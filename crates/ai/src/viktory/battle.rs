@@ -11,7 +11,7 @@
 use std::cell::RefCell;
 
 use hexmap::Hex;
-use viktory::odds::OddsCache;
+use viktory::odds::{Asking, OddsCache};
 use viktory::{UnitId, Viktory};
 
 /// Battles of more states than this are trimmed (see the module text): a battle of
@@ -48,11 +48,27 @@ thread_local! {
 /// units of theirs already waiting there to fight included. `None` when there is
 /// nobody to fight (see `viktory::odds::attack_odds`).
 pub fn attack_odds(s: &Viktory, hex: Hex, attackers: &[UnitId]) -> Option<Odds> {
+    with_odds(s, |odds| odds.attack_odds(hex, attackers))
+}
+
+/// Runs `f` with the thread's memo asked about `s` alone (its rules checked once for
+/// all the questions `f` asks). `f` must not ask through [`attack_odds`] meanwhile.
+pub fn with_odds<R>(s: &Viktory, f: impl FnOnce(&mut Asker<'_, '_>) -> R) -> R {
     CACHE.with(|c| {
         let mut cache = c.borrow_mut();
+        f(&mut Asker(cache.asking(s)))
+    })
+}
+/// The thread's memo asking about one state ([`with_odds`]).
+#[derive(Debug)]
+pub struct Asker<'c, 's>(Asking<'c, 's>);
+
+impl Asker<'_, '_> {
+    /// [`attack_odds`] of the state asked about.
+    pub fn attack_odds(&mut self, hex: Hex, attackers: &[UnitId]) -> Option<Odds> {
         let mut ids = attackers;
         loop {
-            if let Some(o) = cache.attack_odds(s, hex, ids) {
+            if let Some(o) = self.0.attack_odds(hex, ids) {
                 return Some(Odds::from(o));
             }
             // Nobody to fight, or too large a battle: try with one attacker fewer.
@@ -61,7 +77,7 @@ pub fn attack_odds(s: &Viktory, hex: Hex, attackers: &[UnitId]) -> Option<Odds> 
                 .map(|(_, rest)| rest)
                 .filter(|r| !r.is_empty())?;
         }
-    })
+    }
 }
 
 /// The exact odds of the battle being fought at `hex`, from its current step on.

@@ -38,7 +38,7 @@ use viktory::{Terrain, UnitId, UnitKind, Viktory};
 /// Unit kinds from the most to the least wanted in an attack (the most dice first).
 const STRENGTH_ORDER: [UnitKind; 3] = [UnitKind::Cavalry, UnitKind::Artillery, UnitKind::Infantry];
 
-use super::battle::{attack_odds, battle_odds};
+use super::battle::{Asker, battle_odds, with_odds};
 
 /// The evaluation's weights.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -262,8 +262,10 @@ pub fn material(s: &Viktory, w: &Weights) -> Vec<f64> {
         contested.push(b.hex);
     }
     add_holdings(s, &towns, w, &mut m);
-    add_garrisons_and_threats(s, &towns, &contested, w, &mut m);
-    add_battles(s, &contested, w, &mut m);
+    with_odds(s, |asker| {
+        add_garrisons_and_threats(s, asker, &towns, &contested, w, &mut m);
+        add_battles(s, asker, &contested, w, &mut m);
+    });
     add_advance(s, &towns, w, &mut m);
     if s.turn().stage != Stage::Opening && !towns.is_empty() {
         add_sites(s, &towns, w, &mut m);
@@ -292,6 +294,7 @@ fn add_holdings(s: &Viktory, towns: &[(Hex, viktory::state::Town)], w: &Weights,
 #[allow(clippy::many_single_char_names)] // s, w, m, n, p, o, e: the state, weights, sums and seats
 fn add_garrisons_and_threats(
     s: &Viktory,
+    asker: &mut Asker<'_, '_>,
     towns: &[(Hex, viktory::state::Town)],
     contested: &[Hex],
     w: &Weights,
@@ -353,7 +356,7 @@ fn add_garrisons_and_threats(
             if ids.is_empty() {
                 continue;
             }
-            let Some(odds) = attack_odds(s, hex, ids) else {
+            let Some(odds) = asker.attack_odds(hex, ids) else {
                 continue;
             };
             let p = odds.attacker_wins;
@@ -372,7 +375,13 @@ fn add_garrisons_and_threats(
 }
 
 /// Battles begun or due (`contested`), at their odds.
-fn add_battles(s: &Viktory, contested: &[Hex], w: &Weights, m: &mut [f64]) {
+fn add_battles(
+    s: &Viktory,
+    asker: &mut Asker<'_, '_>,
+    contested: &[Hex],
+    w: &Weights,
+    m: &mut [f64],
+) {
     let active = s.turn().active;
     for &hex in contested {
         let attacker = s
@@ -405,7 +414,7 @@ fn add_battles(s: &Viktory, contested: &[Hex], w: &Weights, m: &mut [f64]) {
                     })
                     .map(|u| u.id),
             );
-            attack_odds(s, hex, &joining)
+            asker.attack_odds(hex, &joining)
         };
         let Some(odds) = odds else {
             continue;

@@ -782,19 +782,27 @@ impl NearKey {
         let start = self.words.len();
         self.words.push(0);
         let mut near = 0u64;
+        // The defender as `defender_at` names him, found in the same pass.
+        let mut defending = None;
         for u in &s.units {
             if u.hex.distance(hex) <= 1 {
                 self.push_unit(u);
                 near += 1;
-                if u.hex == hex
-                    && let Some(e) = u.entered_from.filter(|e| e.distance(hex) > 1)
-                {
-                    far.push(e);
+                if u.hex == hex {
+                    if defending.is_none() && u.owner != attacker && u.aboard.is_none() {
+                        defending = Some(u.owner);
+                    }
+                    if let Some(e) = u.entered_from.filter(|e| e.distance(hex) > 1) {
+                        far.push(e);
+                    }
                 }
             }
         }
         self.words[start] = near;
-        let defender = defender_at(s, hex, attacker);
+        let defender = defending
+            .or_else(|| town.map(|t| t.owner))
+            .filter(|&d| d != attacker);
+        debug_assert_eq!(defender, defender_at(s, hex, attacker));
         // Entries beyond the neighbours (roads): their terrain and every unit there.
         far.sort_unstable();
         far.dedup();
@@ -905,10 +913,27 @@ impl OddsCache {
         hex: Hex,
         attackers: &[UnitId],
     ) -> Option<&BattleOdds> {
+        self.check_rules(state);
+        self.ask(state, hex, attackers)
+    }
+
+    /// Questions about `state` alone, its rules compared with the memo's once for all
+    /// of them rather than at each (an evaluation asks about every town).
+    pub fn asking<'c, 's>(&'c mut self, state: &'s Viktory) -> Asking<'c, 's> {
+        self.check_rules(state);
+        Asking { cache: self, state }
+    }
+
+    /// Forgets everything if `state`'s rules are not the memo's.
+    fn check_rules(&mut self, state: &Viktory) {
         if self.rules.as_ref() != Some(&state.rules) {
             self.rules = Some(state.rules.clone());
             self.forget();
         }
+    }
+
+    /// [`OddsCache::attack_odds`] under the memo's rules, which are `state`'s.
+    fn ask(&mut self, state: &Viktory, hex: Hex, attackers: &[UnitId]) -> Option<&BattleOdds> {
         self.near_asked.fill(state, hex, attackers, &mut self.far)?;
         if let Some(&i) = self.near.get(&self.near_asked) {
             debug_assert_eq!(i, self.answer_index(state, hex, attackers), "near key");
@@ -954,6 +979,20 @@ impl OddsCache {
         self.memo.insert(self.asked.clone(), self.answers.len());
         self.answers.push(odds);
         self.answers.len() - 1
+    }
+}
+
+/// Questions to an [`OddsCache`] about one state ([`OddsCache::asking`]).
+#[derive(Debug)]
+pub struct Asking<'c, 's> {
+    cache: &'c mut OddsCache,
+    state: &'s Viktory,
+}
+
+impl Asking<'_, '_> {
+    /// [`OddsCache::attack_odds`] of the state asked about.
+    pub fn attack_odds(&mut self, hex: Hex, attackers: &[UnitId]) -> Option<&BattleOdds> {
+        self.cache.ask(self.state, hex, attackers)
     }
 }
 
