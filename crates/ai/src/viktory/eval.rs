@@ -304,16 +304,21 @@ fn add_garrisons_and_threats(
     let active = s.turn().active;
     // Land units that can threaten a town (not aboard), the strongest kinds first: each
     // enemy's force within reach of a town keeps this order.
-    let mut strikers: Vec<(Seat, UnitKind, UnitId, Hex)> = s
+    let mut strikers: Vec<(u32, Seat, UnitKind, UnitId, Hex)> = s
         .units()
         .iter()
         .filter(|u| u.kind.is_land() && u.aboard.is_none() && u.owner.index() < 8)
-        .map(|u| (u.owner, u.kind, u.id, u.hex))
+        .map(|u| {
+            // Its place in STRENGTH_ORDER, then its id, in one number to sort by.
+            let rank = STRENGTH_ORDER
+                .iter()
+                .position(|&k| k == u.kind)
+                .map_or(0, |i| i as u32 + 1);
+            (rank << 16 | u32::from(u.id.0), u.owner, u.kind, u.id, u.hex)
+        })
         .collect();
     // Unit ids are unique, so the unstable sort gives the one order.
-    strikers.sort_unstable_by_key(|&(_, kind, id, _)| {
-        (STRENGTH_ORDER.iter().position(|&k| k == kind), id)
-    });
+    strikers.sort_unstable_by_key(|&(order, ..)| order);
     // Each town's defenders (its owner's land units there, not aboard), counted in one
     // pass over the units rather than a pass per town.
     let mut defenders = vec![0usize; towns.len()];
@@ -341,7 +346,7 @@ fn add_garrisons_and_threats(
         }
         // Each enemy's units within reach (land units two hexes, cavalry three).
         forces.iter_mut().for_each(Vec::clear);
-        for &(owner, kind, id, at) in &strikers {
+        for &(_, owner, kind, id, at) in &strikers {
             if owner == o {
                 continue;
             }
