@@ -727,7 +727,7 @@ fn terrain_word(t: Option<Terrain>) -> u64 {
 }
 
 impl NearKey {
-    /// Appends a unit's three words.
+    /// Appends a unit's three words (the first never all ones).
     fn push_unit(&mut self, u: &Unit) {
         self.words.push(
             u64::from(u.id.0)
@@ -808,29 +808,36 @@ impl NearKey {
         far.dedup();
         self.words.push(far.len() as u64);
         for &e in far.iter() {
-            self.words
-                .push(hex_word(e) ^ terrain_word(s.terrain(e)) << 60);
+            self.words.push(hex_word(e));
+            self.words.push(terrain_word(s.terrain(e)));
         }
+        let start = self.words.len();
+        self.words.push(0);
+        let mut more = 0u64;
         if frigates || !far.is_empty() {
             for u in &s.units {
                 let aboard_asked = frigates && u.aboard.is_some_and(|a| attackers.contains(&a));
                 if aboard_asked || far.contains(&u.hex) {
                     self.push_unit(u);
+                    more += 1;
                 }
             }
         }
-        self.words.push(u64::MAX);
+        self.words[start] = more;
         self.words.push(defender.map_or(0, |d| {
             1 | u64::from(d.0) << 1
                 | u64::from(s.hit_max_for(d)) << 9
                 | u64::from(s.holds_capital(d)) << 17
         }));
         self.words.push(u64::from(s.hit_max_for(attacker)));
+        // Last, the bombardments: each frigate's id and the frigate (all ones, which no
+        // unit's first word is, when it is gone).
         for &(id, target) in &s.turn.frigate_bombards {
             if target == hex {
                 self.words.push(u64::from(id.0));
-                if let Some(f) = s.unit(id) {
-                    self.push_unit(f);
+                match s.unit(id) {
+                    Some(f) => self.push_unit(f),
+                    None => self.words.push(u64::MAX),
                 }
             }
         }
