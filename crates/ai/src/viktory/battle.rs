@@ -59,6 +59,7 @@ pub fn with_odds<R>(s: &Viktory, f: impl FnOnce(&mut Asker<'_, '_>) -> R) -> R {
         f(&mut Asker(cache.asking(s)))
     })
 }
+
 /// The thread's memo asking about one state ([`with_odds`]).
 #[derive(Debug)]
 pub struct Asker<'c, 's>(Asking<'c, 's>);
