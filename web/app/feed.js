@@ -182,21 +182,29 @@ export class Feed {
   }
 
   /**
-   * Sends a move: `post()` is the POST; its reply (`{version, steps}`) is applied,
-   * then whatever the live stream brought meanwhile, then the state is fetched.
+   * Sends a move: `post()` is the POST; its reply (`{version, steps, state}`) is
+   * applied, then whatever the live stream brought meanwhile; then the reply's state
+   * is taken, and the state fetched only if it is behind (or the reply had none).
    */
   async send(post) {
     this.sending = true;
+    // The state the reply carries (an acknowledged move or take-back: the seat's state
+    // as of its own move); without it (a refusal, a failure) the state is fetched.
+    let state = null;
     try {
       const reply = await post();
       if (reply && typeof reply.version === 'number') this.apply({ version: reply.version, steps: reply.steps || [] });
+      if (reply && reply.state && typeof reply.state.version === 'number') state = reply.state;
       return reply;
     } finally {
       this.sending = false;
+      if (state && (!this.state || state.version >= this.state.version)) this.accept(state);
       const queued = this.queue;
       this.queue = [];
       for (const batch of queued) this.apply(batch);
-      this.sync(true);
+      // A state that came with the reply is fetched again only if something newer was
+      // heard meanwhile.
+      this.sync(!state);
     }
   }
 

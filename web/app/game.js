@@ -791,6 +791,8 @@ export async function showGame(app, id, linkToken) {
       ui.selected = null;
       ui.placing = null;
       ui.filter = '';
+      // The reply brought the new state, drawn while the choice was still selected.
+      render();
       return null;
     } catch (e) {
       error.textContent = `Refused: ${e.explain ? e.explain() : e.message}`;
@@ -810,6 +812,7 @@ export async function showGame(app, id, linkToken) {
     try {
       await a.feed.send(() => api.undo(id, a.token, a.feed.state.version));
       ui.selected = null;
+      render();
     } catch (e) {
       error.textContent = `Refused: ${e.explain ? e.explain() : e.message}`;
       a.feed.resync();

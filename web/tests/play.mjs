@@ -258,6 +258,13 @@ export async function takeBack(browser, base) {
   const version = () => page.locator('.status').getAttribute('data-version');
   check(!(await page.locator('button.undo').isVisible()), 'nothing to take back at the start');
   const before = await hexText();
+  // The replies to a move and to a take-back carry the seat's state: the page asks for
+  // it no more (nothing else moves meanwhile: the bot waits for Ann's turn to end).
+  const statePath = `/api/games/${created.id}`;
+  let stateGets = 0;
+  page.on('request', (r) => {
+    if (r.method() === 'GET' && new URL(r.url()).pathname === statePath) stateGets += 1;
+  });
   for (const how of ['button', 'key']) {
     const v0 = await version();
     await page.click('g.hex[data-hex="1,0"]');
@@ -281,6 +288,7 @@ export async function takeBack(browser, base) {
     check((await hexText()) === before, `the unit is back at 1,0 (${how})`);
     check(await page.locator('button.undo').isHidden(), `nothing more to take back (${how})`);
   }
+  check(stateGets === 0, `the state came with the replies, not fetched again (${stateGets} GETs)`);
   await page.waitForFunction(() => [...document.querySelectorAll('.log li')].some((li) => li.textContent.includes('took back a move')));
   check(problems.length === 0, problems.join('\n'));
   await context.close();

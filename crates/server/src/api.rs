@@ -19,7 +19,7 @@ use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use crate::error::ApiError;
-use crate::hub::{Audience, Hub, Live, Submitter};
+use crate::hub::{Audience, Hub, Live, Slot, Submitter};
 use crate::lobby::{BOT_LEVELS, CreateGame};
 
 /// A JSON body whose problems are answered in JSON.
@@ -303,20 +303,56 @@ fn state_head(live: &Live, audience: Audience) -> (Value, bool) {
     (out, acting)
 }
 
-/// `GET /api/games/{id}`. The view and the legal actions are written once per version
-/// and audience ([`Live::shown`]). The advice (exact odds, say) can take a while, so it
-/// is worked out on a blocking thread from a copy of the game, outside its lock, and
-/// kept for the version ([`Hub::heavy`]).
+/// `GET /api/games/{id}`: the caller's [`state_answer`], the game first caught up with
+/// the log (so it is at least as new as anything stored before the request came).
 async fn game_state(
     State(hub): State<Arc<Hub>>,
     GameId(id): GameId,
     Caller(token): Caller,
 ) -> Result<Response, ApiError> {
-    let slot = hub.slot(&id);
+    let body = state_answer(&hub, &id, token.as_deref(), Catch::Up).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+}
+
+/// Whether a state answer first catches the game up with the log.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Catch {
+    /// As a request from outside: whatever any process stored before it came.
+    Up,
+    /// Right after this process's own append: the game is at least as new as that
+    /// append, which is all the answer to it promises.
+    AsLoaded,
+}
+
+impl Catch {
+    /// Locks the game of `slot`, caught up or not.
+    async fn lock<'a>(
+        self,
+        hub: &Hub,
+        slot: &'a Slot,
+    ) -> Result<tokio::sync::MutexGuard<'a, Option<Live>>, ApiError> {
+        match self {
+            Catch::Up => hub.lock(slot).await,
+            Catch::AsLoaded => hub.lock_as_loaded(slot).await,
+        }
+    }
+}
+
+/// The state answer for `token`'s audience, as JSON bytes. The view and the legal
+/// actions are written once per version and audience ([`Live::shown`]). The advice
+/// (exact odds, say) can take a while, so it is worked out on a blocking thread from a
+/// copy of the game, outside its lock, and kept for the version ([`Hub::heavy`]).
+async fn state_answer(
+    hub: &Arc<Hub>,
+    id: &str,
+    token: Option<&str>,
+    catch: Catch,
+) -> Result<Vec<u8>, ApiError> {
+    let slot = hub.slot(id);
     let (head, shown, mut advice, pending) = {
-        let mut guard = hub.lock(&slot).await?;
+        let mut guard = catch.lock(hub, &slot).await?;
         let live = guard.as_mut().expect("locked games are loaded");
-        let who = audience(live, token.as_deref())?;
+        let who = audience(live, token)?;
         let (head, acting) = state_head(live, who);
         let shown = live.shown(who, acting);
         let (advice, pending) = match who {
@@ -340,7 +376,7 @@ async fn game_state(
         let text: Arc<RawValue> = serde_json::value::to_raw_value(&worked_out)
             .expect("a JSON value is JSON text")
             .into();
-        let mut guard = hub.lock(&slot).await?;
+        let mut guard = catch.lock(hub, &slot).await?;
         if let Some(live) = guard.as_mut() {
             live.keep_advice(version, seat, Arc::clone(&text));
         }
@@ -354,8 +390,33 @@ async fn game_state(
         can_undo: shown.can_undo,
         advice: advice.as_deref(),
     };
-    let body = serde_json::to_vec(&answer).expect("a state answer is JSON");
-    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+    Ok(serde_json::to_vec(&answer).expect("a state answer is JSON"))
+}
+
+/// The answer to an acknowledged action or take-back: the [`crate::hub::Ack`]'s fields
+/// and, under `state`, the seat's [`state_answer`] as of (at least) that version, so
+/// that its page needs no `GET` after its own move. Should the state not be had (the
+/// store failing as the game is read again), the acknowledgement goes without it: the
+/// entry is stored, and the client fetches the state as before.
+async fn acknowledged(hub: &Arc<Hub>, id: &str, token: &str, ack: crate::hub::Ack) -> Response {
+    #[derive(Serialize)]
+    struct Reply<'a> {
+        #[serde(flatten)]
+        ack: crate::hub::Ack,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        state: Option<&'a RawValue>,
+    }
+    let state = state_answer(hub, id, Some(token), Catch::AsLoaded)
+        .await
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .and_then(|text| RawValue::from_string(text).ok());
+    let body = serde_json::to_vec(&Reply {
+        ack,
+        state: state.as_deref(),
+    })
+    .expect("an acknowledgement is JSON");
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 /// `POST /api/games/{id}/actions`.
@@ -373,17 +434,17 @@ async fn act(
     GameId(id): GameId,
     caller: Caller,
     JsonBody(request): JsonBody<ActRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let token = caller.required()?;
     let ack = hub
         .submit(
             &id,
-            Submitter::Token(token),
+            Submitter::Token(token.clone()),
             request.version,
             request.action,
         )
         .await?;
-    Ok(Json(json!(ack)))
+    Ok(acknowledged(&hub, &id, &token, ack).await)
 }
 
 /// `POST /api/games/{id}/undo`.
@@ -399,10 +460,10 @@ async fn undo(
     GameId(id): GameId,
     caller: Caller,
     JsonBody(request): JsonBody<UndoRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let token = caller.required()?;
     let ack = hub.take_back(&id, &token, request.version).await?;
-    Ok(Json(json!(ack)))
+    Ok(acknowledged(&hub, &id, &token, ack).await)
 }
 
 /// A body with a name.

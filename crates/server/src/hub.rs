@@ -536,8 +536,9 @@ impl Hub {
 
     /// Locks game `id`, loading it from the store if needed, but not catching up with
     /// actions other processes appended: for work whose own append's version check
-    /// tells whether the game was current ([`Hub::record_now`]).
-    async fn lock_as_loaded<'a>(
+    /// tells whether the game was current ([`Hub::record_now`]), and for the state
+    /// answered to an append just made, which is at least as new as that append.
+    pub(crate) async fn lock_as_loaded<'a>(
         &self,
         slot: &'a Slot,
     ) -> Result<MutexGuard<'a, Option<Live>>, ApiError> {

@@ -99,3 +99,70 @@ async fn state_answers_are_those_of_a_fresh_server() {
     assert_eq!(after["can_undo"], json!(false));
     server.stop().await;
 }
+
+/// The reply to an acknowledged action, and to a take-back, carries the acting seat's
+/// state answer as of its own entry: exactly what that seat's `GET` gives then (the
+/// advice included), so the page needs no `GET` after its own move; under Dark fog it
+/// is the seat's own answer, not another audience's. A refusal carries none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reply_carries_the_state_the_seat_would_get() {
+    let url = sqlite_url("reply-state");
+    let server = TestServer::start(config(&url)).await;
+    let (id, tokens) = server
+        .create(json!({
+            "game": "viktory", "preset": "online", "options": {"dark": true},
+            "seats": [{"name": "Ann"}, {"name": "Bob"}]
+        }))
+        .await;
+    let tokens: Vec<String> = tokens.into_iter().flatten().collect();
+    let mut dice = Dice::new(29);
+    let (mut acted, mut undone) = (0, false);
+    for _ in 0..60 {
+        let spectator = server.state(&id, None).await;
+        let Some(seat) = spectator["to_move"]["seat"].as_u64() else {
+            break;
+        };
+        let token = tokens[usize::try_from(seat).unwrap()].as_str();
+        let other = tokens[1 - usize::try_from(seat).unwrap()].as_str();
+        let state = server.state(&id, Some(token)).await;
+        let legal = state["legal"].as_array().expect("the seat to move acts");
+        let action = &legal[dice.below(legal.len())];
+        let version = state["version"].as_u64().unwrap();
+        let (status, body) = server.act(&id, token, version, action).await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let carried = &body["state"];
+        assert_eq!(carried["version"], body["version"], "{body}");
+        assert_eq!(carried["you"], json!(seat));
+        assert_eq!(carried, &server.state(&id, Some(token)).await);
+        assert_ne!(
+            carried["view"],
+            server.state(&id, Some(other)).await["view"]
+        );
+        acted += 1;
+        if !undone && carried["can_undo"] == json!(true) {
+            let (status, body) = server
+                .post(
+                    &format!("/api/games/{id}/undo"),
+                    Some(token),
+                    json!({"version": carried["version"]}),
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert_eq!(body["state"]["version"], body["version"]);
+            assert_eq!(body["state"], server.state(&id, Some(token)).await);
+            undone = true;
+        }
+    }
+    assert!(
+        acted >= 20 && undone,
+        "{acted} actions, a take-back: {undone}"
+    );
+    let spectator = server.state(&id, None).await;
+    let version = spectator["version"].as_u64().unwrap();
+    let (status, body) = server
+        .act(&id, &tokens[0], version, &json!({"nonsense": true}))
+        .await;
+    assert_ne!(status, StatusCode::OK);
+    assert!(body.get("state").is_none(), "{body}");
+    server.stop().await;
+}
