@@ -233,8 +233,8 @@ pub struct Store {
     /// retry (`busy_timeout`), which costs milliseconds. Queuing them here instead
     /// keeps latency flat. Unused for PostgreSQL, whose writers run side by side.
     writer: std::sync::Arc<tokio::sync::Mutex<()>>,
-    /// SQLite: the queue of the group writer that commits appends together.
-    group: Option<tokio::sync::mpsc::Sender<(AppendRequest, AppendReply)>>,
+    /// The queue of the group writer that commits appends together.
+    group: tokio::sync::mpsc::Sender<(AppendRequest, AppendReply)>,
     /// PostgreSQL: this store's mark on its announcements (16 random hex digits), so
     /// that the process's own listener knows the news it made itself
     /// ([`crate::fanout`]).
@@ -280,24 +280,24 @@ impl Store {
             .connect_with(options)
             .await?;
         let writer = std::sync::Arc::default();
-        let group = (backend == Backend::Sqlite).then(|| {
-            let (queue, receiver) = tokio::sync::mpsc::channel(1024);
-            tokio::spawn(group_writer(
-                pool.clone(),
-                std::sync::Arc::clone(&writer),
-                receiver,
-            ));
-            queue
-        });
         let mut mark = [0u8; 8];
         getrandom::fill(&mut mark).map_err(|e| StoreError::Failed(e.to_string()))?;
+        let origin = format!("{:016x}", u64::from_le_bytes(mark));
+        let (queue, receiver) = tokio::sync::mpsc::channel(1024);
+        tokio::spawn(group_writer(
+            pool.clone(),
+            backend,
+            origin.clone(),
+            std::sync::Arc::clone(&writer),
+            receiver,
+        ));
         let store = Store {
             pool,
             backend,
             url: url.clone(),
             writer,
-            group,
-            origin: format!("{:016x}", u64::from_le_bytes(mark)),
+            group: queue,
+            origin,
         };
         store.migrate().await?;
         Ok(store)
@@ -644,9 +644,10 @@ impl Store {
     /// is still at `expected_seq`, and sets what `meta` gives; returns the new version.
     /// All in one transaction: on a conflict nothing changes.
     ///
-    /// On SQLite, appends that arrive together (from different games) are committed in
-    /// one transaction, each under its own savepoint (group commit): one disk flush
-    /// acknowledges them all. Each is still answered only after that commit.
+    /// Appends that arrive together (from different games) are committed together
+    /// (group commit): one disk flush acknowledges them all, and each is still answered
+    /// only after it. On SQLite they share a transaction, each under its own savepoint;
+    /// on PostgreSQL they are one statement ([`commit_group_postgres`]).
     pub async fn append(
         &self,
         id: &str,
@@ -675,75 +676,14 @@ impl Store {
             public_version: meta.public_version,
             progress: progress.cloned(),
         };
-        if let Some(group) = &self.group {
-            let (reply, answer) = tokio::sync::oneshot::channel();
-            group
-                .send((request, reply))
-                .await
-                .map_err(|_| StoreError::Failed("the writer has stopped".into()))?;
-            return answer
-                .await
-                .map_err(|_| StoreError::Failed("the writer has stopped".into()))?;
-        }
-        if self.backend == Backend::Postgres {
-            return self.append_postgres(&request).await;
-        }
-        let mut tx = self.pool.begin().await?;
-        match append_in(&mut tx, &request).await? {
-            Ok(last) => {
-                self.notify(&mut tx, id, &last.to_string()).await?;
-                tx.commit().await?;
-                Ok(last)
-            }
-            Err(refused) => {
-                tx.rollback().await?;
-                Err(refused)
-            }
-        }
-    }
-
-    /// [`Store::append`] on PostgreSQL as one statement (one round trip, atomic on its
-    /// own): the version check and the game's row, the actions, and the news to the
-    /// other processes (`pg_notify`, sent at commit) — where a transaction took five
-    /// round trips.
-    async fn append_postgres(&self, request: &AppendRequest) -> Result<u64, StoreError> {
-        let expected = request.expected;
-        let last = expected + request.bodies.len() as u64;
-        let rows: Vec<String> = (0..request.bodies.len())
-            .map(|i| format!("(${}::bigint, ${}::text)", 11 + 2 * i, 12 + 2 * i))
-            .collect();
-        let added = if rows.is_empty() {
-            String::new()
-        } else {
-            format!(
-                ", added AS (INSERT INTO actions (game_id, seq, body)
-                    SELECT moved.id, v.seq, v.body FROM moved, (VALUES {}) AS v(seq, body))",
-                rows.join(", ")
-            )
-        };
-        let sql = format!(
-            "WITH moved AS ({MOVE_GAME} RETURNING id){added},
-                told AS (SELECT pg_notify($9, $10) FROM moved)
-            SELECT (SELECT count(*) FROM moved) + (SELECT count(*) FROM told) AS done"
-        );
-        let mut query = bind_move(sqlx::query(&sql), request)
-            .bind(NOTIFY_CHANNEL)
-            .bind(format!("{} {last} {}", request.id, self.origin));
-        for (i, body) in request.bodies.iter().enumerate() {
-            query = query.bind((expected + 1 + i as u64) as i64).bind(body);
-        }
-        let done: i64 = match query.fetch_one(&self.pool).await {
-            Ok(row) => row.try_get("done")?,
-            Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {
-                return Err(StoreError::Conflict { expected });
-            }
-            Err(e) => return Err(e.into()),
-        };
-        if done == 2 {
-            return Ok(last);
-        }
-        let mut conn = self.pool.acquire().await?;
-        Err(not_moved(&mut conn, request).await?)
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        self.group
+            .send((request, reply))
+            .await
+            .map_err(|_| StoreError::Failed("the writer has stopped".into()))?;
+        answer
+            .await
+            .map_err(|_| StoreError::Failed("the writer has stopped".into()))?
     }
 
     /// The actions of game `id` after version `after`, in order, as `(seq, body)`.
@@ -982,10 +922,12 @@ async fn append_in(
     Ok(Ok(last))
 }
 
-/// The SQLite group writer: takes every append waiting, commits them in one
-/// transaction, then answers each.
+/// The group writer: takes every append waiting, commits them together, then answers
+/// each.
 async fn group_writer(
     pool: AnyPool,
+    backend: Backend,
+    origin: String,
     writer: std::sync::Arc<tokio::sync::Mutex<()>>,
     mut queue: tokio::sync::mpsc::Receiver<(AppendRequest, AppendReply)>,
 ) {
@@ -997,8 +939,14 @@ async fn group_writer(
                 Err(_) => break,
             }
         }
-        let _turn = writer.lock().await;
-        match commit_group(&pool, &batch).await {
+        let committed = match backend {
+            Backend::Sqlite => {
+                let _turn = writer.lock().await;
+                commit_group(&pool, &batch).await
+            }
+            Backend::Postgres => commit_group_postgres(&pool, &origin, &batch).await,
+        };
+        match committed {
             Ok(results) => {
                 for ((_, reply), result) in batch.into_iter().zip(results) {
                     let _ = reply.send(result);
@@ -1031,5 +979,154 @@ async fn commit_group(
         results.push(result);
     }
     tx.commit().await?;
+    Ok(results)
+}
+
+/// One append of a PostgreSQL group, as `jsonb_to_recordset` reads it.
+#[derive(Serialize)]
+struct GroupedMove<'a> {
+    id: &'a str,
+    expected: i64,
+    last: i64,
+    status: Option<&'a str>,
+    public_seq: i64,
+    progress: bool,
+    turn: Option<i64>,
+    to_move: Option<&'a str>,
+    /// The announcement to the other processes ([`crate::fanout`]).
+    told: String,
+}
+
+/// One action of a PostgreSQL group.
+#[derive(Serialize)]
+struct GroupedAction<'a> {
+    id: &'a str,
+    seq: i64,
+    body: &'a str,
+}
+
+/// A PostgreSQL group as one statement (one round trip and one commit, atomic on its
+/// own), whatever the number of appends in it: the version checks and the games' rows,
+/// the actions, and the news to the other processes (`pg_notify`, sent at commit). The
+/// appends come as two JSON parameters, so the statement's text is always the same (and
+/// prepared once per connection).
+const APPEND_GROUP: &str = "WITH input AS (
+        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i(id text, expected bigint, last bigint,
+            status text, public_seq bigint, progress boolean, turn bigint, to_move text, told text)
+    ), rows AS (
+        SELECT * FROM jsonb_to_recordset($2::jsonb) AS a(id text, seq bigint, body text)
+    ), moved AS (
+        UPDATE games g SET seq = i.last, status = COALESCE(i.status, g.status),
+            public_seq = i.public_seq,
+            turn = CASE WHEN i.progress THEN i.turn ELSE g.turn END,
+            to_move = COALESCE(i.to_move, g.to_move)
+        FROM input i WHERE g.id = i.id AND g.seq = i.expected
+        RETURNING g.id, i.told
+    ), added AS (
+        INSERT INTO actions (game_id, seq, body)
+        SELECT rows.id, rows.seq, rows.body FROM rows JOIN moved ON moved.id = rows.id
+    ), told AS (
+        SELECT pg_notify($3, moved.told) FROM moved
+    )
+    SELECT moved.id, (SELECT count(*) FROM told) AS told FROM moved";
+
+/// Commits a group of appends on PostgreSQL ([`APPEND_GROUP`]). An append whose game
+/// moved on (or does not exist) is told apart afterwards and refused; the others stand.
+/// Should the statement fail as a whole (two appends of one game, or an action already
+/// stored), each append is tried again on its own, so that one cannot refuse the others.
+async fn commit_group_postgres(
+    pool: &AnyPool,
+    origin: &str,
+    batch: &[(AppendRequest, AppendReply)],
+) -> Result<Vec<Result<u64, StoreError>>, sqlx::Error> {
+    let requests: Vec<&AppendRequest> = batch.iter().map(|(r, _)| r).collect();
+    let games: std::collections::HashSet<&str> = requests.iter().map(|r| r.id.as_str()).collect();
+    let together = if games.len() == requests.len() {
+        append_postgres(pool, origin, &requests).await
+    } else {
+        // Two appends of one game (not made by one process, which appends a game's
+        // entries one at a time): each on its own, in order.
+        Err(sqlx::Error::RowNotFound)
+    };
+    match together {
+        Err(_) if requests.len() > 1 => {
+            let mut results = Vec::with_capacity(requests.len());
+            for request in requests {
+                results.push(
+                    append_postgres(pool, origin, &[request])
+                        .await?
+                        .pop()
+                        .expect("one answer per append"),
+                );
+            }
+            Ok(results)
+        }
+        answer => answer,
+    }
+}
+
+/// [`APPEND_GROUP`] for `requests`, one answer each; a database error (a unique
+/// violation among them) fails the lot, and nothing of it is stored. A lone append's
+/// unique violation is its conflict.
+async fn append_postgres(
+    pool: &AnyPool,
+    origin: &str,
+    requests: &[&AppendRequest],
+) -> Result<Vec<Result<u64, StoreError>>, sqlx::Error> {
+    let last = |r: &AppendRequest| (r.expected + r.bodies.len() as u64) as i64;
+    let moves: Vec<GroupedMove> = requests
+        .iter()
+        .map(|r| {
+            let progress = r.progress.as_ref();
+            GroupedMove {
+                id: &r.id,
+                expected: r.expected as i64,
+                last: last(r),
+                status: r.status.as_deref(),
+                public_seq: r.public_version as i64,
+                progress: progress.is_some(),
+                turn: progress.and_then(|p| p.turn).map(i64::from),
+                to_move: progress.map(|p| p.to_move.as_str()),
+                told: format!("{} {} {origin}", r.id, last(r)),
+            }
+        })
+        .collect();
+    let actions: Vec<GroupedAction> = requests
+        .iter()
+        .flat_map(|r| {
+            r.bodies.iter().enumerate().map(|(i, body)| GroupedAction {
+                id: &r.id,
+                seq: (r.expected + 1 + i as u64) as i64,
+                body,
+            })
+        })
+        .collect();
+    let rows = sqlx::query(APPEND_GROUP)
+        .bind(serde_json::to_string(&moves).expect("appends are JSON"))
+        .bind(serde_json::to_string(&actions).expect("actions are JSON"))
+        .bind(NOTIFY_CHANNEL)
+        .fetch_all(pool)
+        .await;
+    let rows = match rows {
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() && requests.len() == 1 => {
+            return Ok(vec![Err(StoreError::Conflict {
+                expected: requests[0].expected,
+            })]);
+        }
+        rows => rows?,
+    };
+    let mut moved = std::collections::HashSet::with_capacity(rows.len());
+    for row in &rows {
+        moved.insert(row.try_get::<String, _>("id")?);
+    }
+    let mut results = Vec::with_capacity(requests.len());
+    for request in requests {
+        results.push(if moved.contains(&request.id) {
+            Ok(last(request) as u64)
+        } else {
+            let mut conn = pool.acquire().await?;
+            Err(not_moved(&mut conn, request).await?)
+        });
+    }
     Ok(results)
 }

@@ -173,6 +173,61 @@ async fn contract(store: &Store) {
         assert_eq!(won, 1, "round {round}");
     }
     assert_eq!(store.actions(&race, 0).await.unwrap().len(), 5);
+    // Appends of many games at once, committed together (group commit): each stands or
+    // is refused on its own. Game 0's append is stale, game 1 does not exist.
+    let ids: Vec<String> = (0..12).map(|i| unique(&format!("group{i}"))).collect();
+    for id in &ids[2..] {
+        store.create_game(&game(id), &[], &[]).await.unwrap();
+    }
+    store.create_game(&game(&ids[0]), &[], &[]).await.unwrap();
+    store
+        .append(&ids[0], 0, &["{}".to_string()], META)
+        .await
+        .unwrap();
+    for round in 0..3u64 {
+        let tasks: Vec<_> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| {
+                let (store, id) = (store.clone(), id.clone());
+                // Game 0 stays at version 1: its appends say 0.
+                let at = if i == 0 { 0 } else { 2 * round };
+                tokio::spawn(async move {
+                    let bodies: Vec<String> = (0..2)
+                        .map(|k| format!("{{\"game\":{i},\"round\":{round},\"k\":{k}}}"))
+                        .collect();
+                    store.append(&id, at, &bodies, META).await
+                })
+            })
+            .collect();
+        for (i, task) in tasks.into_iter().enumerate() {
+            let answer = task.await.unwrap();
+            match i {
+                0 => assert!(
+                    matches!(answer, Err(StoreError::Conflict { expected: 0 })),
+                    "{answer:?}"
+                ),
+                1 => assert!(matches!(answer, Err(StoreError::NoGame(_))), "{answer:?}"),
+                _ => assert_eq!(answer.unwrap(), 2 * round + 2, "game {i}, round {round}"),
+            }
+        }
+    }
+    assert_eq!(store.actions(&ids[0], 0).await.unwrap().len(), 1);
+    for (i, id) in ids.iter().enumerate().skip(2) {
+        let log = store.actions(id, 0).await.unwrap();
+        let expected: Vec<(u64, String)> = (0..3u64)
+            .flat_map(|round| {
+                (0..2u64).map(move |k| {
+                    (
+                        2 * round + k + 1,
+                        format!("{{\"game\":{i},\"round\":{round},\"k\":{k}}}"),
+                    )
+                })
+            })
+            .collect();
+        assert_eq!(log, expected, "game {i}");
+        assert_eq!(store.game(id).await.unwrap().seq, 6);
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
