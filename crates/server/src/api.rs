@@ -310,7 +310,8 @@ async fn game_state(
     GameId(id): GameId,
     Caller(token): Caller,
 ) -> Result<Response, ApiError> {
-    let body = state_answer(&hub, &id, token.as_deref(), Catch::Up).await?;
+    let answer = state_answer(&hub, &id, token.as_deref(), Catch::Up).await?;
+    let body = String::from(Box::<str>::from(answer));
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
@@ -338,7 +339,7 @@ impl Catch {
     }
 }
 
-/// The state answer for `token`'s audience, as JSON bytes. The view and the legal
+/// The state answer for `token`'s audience, as JSON text. The view and the legal
 /// actions are written once per version and audience ([`Live::shown`]). The advice
 /// (exact odds, say) can take a while, so it is worked out on a blocking thread from a
 /// copy of the game, outside its lock, and kept for the version ([`Hub::heavy`]).
@@ -347,7 +348,7 @@ async fn state_answer(
     id: &str,
     token: Option<&str>,
     catch: Catch,
-) -> Result<Vec<u8>, ApiError> {
+) -> Result<Box<RawValue>, ApiError> {
     let slot = hub.slot(id);
     let (head, shown, mut advice, pending) = {
         let mut guard = catch.lock(hub, &slot).await?;
@@ -390,7 +391,7 @@ async fn state_answer(
         can_undo: shown.can_undo,
         advice: advice.as_deref(),
     };
-    Ok(serde_json::to_vec(&answer).expect("a state answer is JSON"))
+    Ok(serde_json::value::to_raw_value(&answer).expect("a state answer is JSON"))
 }
 
 /// The answer to an acknowledged action or take-back: the [`crate::hub::Ack`]'s fields
@@ -408,9 +409,7 @@ async fn acknowledged(hub: &Arc<Hub>, id: &str, token: &str, ack: crate::hub::Ac
     }
     let state = state_answer(hub, id, Some(token), Catch::AsLoaded)
         .await
-        .ok()
-        .and_then(|bytes| String::from_utf8(bytes).ok())
-        .and_then(|text| RawValue::from_string(text).ok());
+        .ok();
     let body = serde_json::to_vec(&Reply {
         ack,
         state: state.as_deref(),
