@@ -231,7 +231,8 @@ pub struct Store {
     url: String,
     /// SQLite has one writer at a time; writers that find the file locked sleep and
     /// retry (`busy_timeout`), which costs milliseconds. Queuing them here instead
-    /// keeps latency flat. Unused for PostgreSQL, whose writers run side by side.
+    /// keeps latency flat. Unused for PostgreSQL, whose writers run side by side (its
+    /// appends go through the group writer, one statement per group).
     writer: std::sync::Arc<tokio::sync::Mutex<()>>,
     /// The queue of the group writer that commits appends together.
     group: tokio::sync::mpsc::Sender<(AppendRequest, AppendReply)>,
