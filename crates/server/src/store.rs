@@ -231,8 +231,8 @@ pub struct Store {
     url: String,
     /// SQLite has one writer at a time; writers that find the file locked sleep and
     /// retry (`busy_timeout`), which costs milliseconds. Queuing them here instead
-    /// keeps latency flat. Unused for PostgreSQL, whose writers run side by side (its
-    /// appends go through the group writer, one statement per group).
+    /// keeps latency flat. Unused for PostgreSQL, whose group writer sends one
+    /// statement per group, which PostgreSQL runs beside other processes' writes.
     writer: std::sync::Arc<tokio::sync::Mutex<()>>,
     /// The queue of the group writer that commits appends together.
     group: tokio::sync::mpsc::Sender<(AppendRequest, AppendReply)>,
@@ -841,6 +841,13 @@ struct AppendRequest {
     progress: Option<Progress>,
 }
 
+impl AppendRequest {
+    /// The game's version once the append is stored.
+    fn last(&self) -> u64 {
+        self.expected + self.bodies.len() as u64
+    }
+}
+
 /// The answer channel of an append.
 type AppendReply = tokio::sync::oneshot::Sender<Result<u64, StoreError>>;
 
@@ -861,7 +868,7 @@ fn bind_move<'q>(
 ) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
     let progress = request.progress.as_ref();
     query
-        .bind((request.expected + request.bodies.len() as u64) as i64)
+        .bind(request.last() as i64)
         .bind(request.status.as_deref())
         .bind(request.public_version as i64)
         .bind(&request.id)
@@ -897,7 +904,7 @@ async fn append_in(
     request: &AppendRequest,
 ) -> Result<Result<u64, StoreError>, sqlx::Error> {
     let expected = request.expected;
-    let last = expected + request.bodies.len() as u64;
+    let last = request.last();
     let moved = bind_move(sqlx::query(MOVE_GAME), request)
         .execute(&mut *conn)
         .await?
@@ -1052,25 +1059,25 @@ async fn commit_group_postgres(
     }
     let mut results = Vec::with_capacity(requests.len());
     for request in requests {
-        results.push(
-            append_postgres(pool, origin, &[request])
-                .await?
-                .pop()
-                .expect("one answer per append"),
-        );
+        // An append stored before a later one failed is still answered as stored.
+        results.push(match append_postgres(pool, origin, &[request]).await {
+            Ok(mut answer) => answer.pop().expect("one answer per append"),
+            Err(e) => Err(e.into()),
+        });
     }
     Ok(results)
 }
 
-/// [`APPEND_GROUP`] for `requests`, one answer each; a database error (a unique
-/// violation among them) fails the lot, and nothing of it is stored. A lone append's
-/// unique violation is its conflict.
+/// [`APPEND_GROUP`] for `requests`, one answer each. `Err` only when the statement
+/// failed, so that nothing of it is stored (a unique violation among them, the
+/// connection lost); what goes wrong after it committed is the answer of the appends
+/// concerned, never a reason to try the stored ones again. A lone append's unique
+/// violation is its conflict.
 async fn append_postgres(
     pool: &AnyPool,
     origin: &str,
     requests: &[&AppendRequest],
 ) -> Result<Vec<Result<u64, StoreError>>, sqlx::Error> {
-    let last = |r: &AppendRequest| (r.expected + r.bodies.len() as u64) as i64;
     let moves: Vec<GroupedMove> = requests
         .iter()
         .map(|r| {
@@ -1078,13 +1085,13 @@ async fn append_postgres(
             GroupedMove {
                 id: &r.id,
                 expected: r.expected as i64,
-                last: last(r),
+                last: r.last() as i64,
                 status: r.status.as_deref(),
                 public_seq: r.public_version as i64,
                 progress: progress.is_some(),
                 turn: progress.and_then(|p| p.turn).map(i64::from),
                 to_move: progress.map(|p| p.to_move.as_str()),
-                told: format!("{} {} {origin}", r.id, last(r)),
+                told: format!("{} {} {origin}", r.id, r.last()),
             }
         })
         .collect();
@@ -1112,18 +1119,33 @@ async fn append_postgres(
         }
         rows => rows?,
     };
-    let mut moved = std::collections::HashSet::with_capacity(rows.len());
-    for row in &rows {
-        moved.insert(row.try_get::<String, _>("id")?);
-    }
+    let moved: Result<std::collections::HashSet<String>, _> = rows
+        .iter()
+        .map(|row| row.try_get::<String, _>("id"))
+        .collect();
+    let moved = match moved {
+        Ok(moved) => moved,
+        Err(e) => {
+            let message = e.to_string();
+            return Ok(requests
+                .iter()
+                .map(|_| Err(StoreError::Failed(message.clone())))
+                .collect());
+        }
+    };
     let mut results = Vec::with_capacity(requests.len());
     for request in requests {
         results.push(if moved.contains(&request.id) {
-            Ok(last(request) as u64)
+            Ok(request.last())
         } else {
-            let mut conn = pool.acquire().await?;
-            Err(not_moved(&mut conn, request).await?)
+            refusal(pool, request).await
         });
     }
     Ok(results)
+}
+
+/// Why an append of a PostgreSQL group moved no game row ([`not_moved`]).
+async fn refusal(pool: &AnyPool, request: &AppendRequest) -> Result<u64, StoreError> {
+    let mut conn = pool.acquire().await?;
+    Err(not_moved(&mut conn, request).await?)
 }

@@ -21,6 +21,18 @@ fn without_advice(mut answer: Value) -> Value {
     answer
 }
 
+/// A new 2-player game on `online` with Dark fog, Ann and Bob at the table: its id and
+/// their tokens.
+async fn dark_game(server: &TestServer) -> (String, Vec<String>) {
+    let (id, tokens) = server
+        .create(json!({
+            "game": "viktory", "preset": "online", "options": {"dark": true},
+            "seats": [{"name": "Ann"}, {"name": "Bob"}]
+        }))
+        .await;
+    (id, tokens.into_iter().flatten().collect())
+}
+
 /// Plays up to `actions` random legal actions of whoever is to move.
 async fn play_on(
     server: &TestServer,
@@ -50,13 +62,7 @@ async fn play_on(
 async fn state_answers_are_those_of_a_fresh_server() {
     let url = sqlite_url("state-answers");
     let mut server = TestServer::start(config(&url)).await;
-    let (id, tokens) = server
-        .create(json!({
-            "game": "viktory", "preset": "online", "options": {"dark": true},
-            "seats": [{"name": "Ann"}, {"name": "Bob"}]
-        }))
-        .await;
-    let tokens: Vec<String> = tokens.into_iter().flatten().collect();
+    let (id, tokens) = dark_game(&server).await;
     let audiences: Vec<Option<&str>> = std::iter::once(None)
         .chain(tokens.iter().map(|t| Some(t.as_str())))
         .collect();
@@ -108,13 +114,7 @@ async fn state_answers_are_those_of_a_fresh_server() {
 async fn a_reply_carries_the_state_the_seat_would_get() {
     let url = sqlite_url("reply-state");
     let server = TestServer::start(config(&url)).await;
-    let (id, tokens) = server
-        .create(json!({
-            "game": "viktory", "preset": "online", "options": {"dark": true},
-            "seats": [{"name": "Ann"}, {"name": "Bob"}]
-        }))
-        .await;
-    let tokens: Vec<String> = tokens.into_iter().flatten().collect();
+    let (id, tokens) = dark_game(&server).await;
     let mut dice = Dice::new(29);
     let (mut acted, mut undone) = (0, false);
     for _ in 0..60 {
