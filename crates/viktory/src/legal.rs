@@ -1,5 +1,8 @@
 //! Legal actions: candidates from the position, filtered through [`crate::check`] so
-//! that the two can never disagree.
+//! that the two can never disagree. The movement phase's destinations are kept from one
+//! decision to the next while nothing they depend on changed (`MoveMemo`, issue 28).
+
+use std::sync::{Mutex, PoisonError};
 
 use engine::ToMove;
 use hexmap::Hex;
@@ -12,7 +15,7 @@ use crate::rules::{
     opening, reserve, sequence, subjugation,
 };
 use crate::state::{BattleStep, Stage, Viktory};
-use crate::unit::UnitKind;
+use crate::unit::{Unit, UnitId, UnitKind};
 
 /// Every legal action, sorted.
 pub fn legal_actions(s: &Viktory) -> Vec<Action> {
@@ -406,8 +409,8 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 .filter(|(_, t)| t.owner == seat || subjugation::allied(s, seat, t.owner))
                 .map(|(h, _)| h)
                 .collect();
-            let mut dests: Vec<Hex> = Vec::with_capacity(12);
             let switch = movement::Switch::now(s);
+            let mut moves = Moves::start(s, seat);
             // Every unit in a town asks for the same roads out of it.
             let mut known_roads = movement::Roads::default();
             // Outside 15.3's pending choice (which `check` asks about first), a
@@ -430,37 +433,13 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                     continue;
                 }
                 // Moves are checked here directly, the unit once and each destination
-                // with the same rule functions `check` uses (so the two agree).
+                // with the same rule functions `check` uses (so the two agree); each
+                // group of alike units once, and not at all when the last legal actions
+                // listed its destinations in the same world ([`MoveMemo`]).
                 if movement::can_move_on(s, u, &switch) {
-                    let land = u.kind.is_land();
-                    // In sorted order, so that only road moves make the list need sorting.
-                    let steps =
-                        u.hex
-                            .neighbors_in_order()
-                            .into_iter()
-                            .filter(|&to| match s.terrain(to) {
-                                // Road/Ferry Network: land units cross ferries too.
-                                Some(t) if land => t.is_land() || s.rules.road_ferry_network,
-                                Some(Terrain::Water) => true,
-                                Some(_) => s.town(to).is_some_and(|t| t.owner == seat),
-                                None => false,
-                            });
-                    dests.clear();
-                    dests.extend(steps.filter(|&to| movement::can_step(s, u, to)));
-                    // Roads run between road ends only (9.13, R-11).
-                    if land && road_towns.contains(&u.hex) {
-                        let steps = dests.len();
-                        dests.extend(
-                            road_towns
-                                .iter()
-                                .copied()
-                                .filter(|t| (2..=3).contains(&t.distance(u.hex)))
-                                .filter(|&to| movement::can_step_on(s, u, to, &mut known_roads)),
-                        );
-                        if dests.len() > steps {
-                            dests.sort_unstable();
-                        }
-                    }
+                    let dests = moves.destinations(u, |dests| {
+                        unit_destinations(s, u, &road_towns, &mut known_roads, dests);
+                    });
                     checked.extend(dests.iter().map(|&to| Action::Move { unit: u.id, to }));
                     if s.rules.cavalry_characteristics && u.kind == UnitKind::Cavalry {
                         v.extend(
@@ -535,6 +514,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 }
             }
             checked.append(&mut bombards);
+            moves.keep(s);
             v
         }
         Stage::Place | Stage::BuildAndPlace => {
@@ -557,9 +537,268 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
     }
 }
 
+/// Where the unit `u`, free to move on (`movement::can_move_on`), may move now, sorted,
+/// added to `dests`: each neighbour its step rules allow, and (9.13, R-11) the road ends
+/// of `road_towns` a road reaches from its own, the roads asked about kept in `roads`.
+fn unit_destinations(
+    s: &Viktory,
+    u: &Unit,
+    road_towns: &[Hex],
+    roads: &mut movement::Roads,
+    dests: &mut Vec<Hex>,
+) {
+    let land = u.kind.is_land();
+    // In sorted order, so that only road moves make the list need sorting.
+    let steps = u
+        .hex
+        .neighbors_in_order()
+        .into_iter()
+        .filter(|&to| match s.terrain(to) {
+            // Road/Ferry Network: land units cross ferries too.
+            Some(t) if land => t.is_land() || s.rules.road_ferry_network,
+            Some(Terrain::Water) => true,
+            Some(_) => s.town(to).is_some_and(|t| t.owner == u.owner),
+            None => false,
+        });
+    let start = dests.len();
+    dests.extend(steps.filter(|&to| movement::can_step(s, u, to)));
+    // Roads run between road ends only (9.13, R-11).
+    if land && road_towns.contains(&u.hex) {
+        let steps = dests.len();
+        dests.extend(
+            road_towns
+                .iter()
+                .copied()
+                .filter(|t| (2..=3).contains(&t.distance(u.hex)))
+                .filter(|&to| movement::can_step_on(s, u, to, roads)),
+        );
+        if dests.len() > steps {
+            dests[start..].sort_unstable();
+        }
+    }
+}
+
+/// Cache (issue 28): the destinations of each group of alike units (all but their
+/// number, which the step rules read only to name a unit in a refusal) as the last
+/// legal actions of a movement phase listed them, with the [`movement::World`] they
+/// were worked out in. In the movement phase one step changes one own unit, which is
+/// not part of the world: the next decision works out only that unit's group again.
+///
+/// Not part of the position: two states compare equal whatever their memos hold, a
+/// memo is never saved (a loaded state starts without one), and a clone starts without
+/// one (a clone is most often made to try one action and be scored, never listed; and
+/// what is not shared needs no counting of its owners, which cost more time than the
+/// memo saved). `tests::the_move_memo_agrees_with_working_out_every_unit` plays seeded
+/// games through the plain computation beside this one.
+#[derive(Default)]
+pub(crate) struct MoveMemo(Mutex<Option<Box<Moves>>>);
+
+impl MoveMemo {
+    fn take(&self) -> Option<Box<Moves>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+
+    fn put(&self, moves: Box<Moves>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(moves);
+    }
+}
+
+impl Clone for MoveMemo {
+    fn clone(&self) -> Self {
+        MoveMemo::default()
+    }
+}
+
+impl PartialEq for MoveMemo {
+    fn eq(&self, _: &MoveMemo) -> bool {
+        true
+    }
+}
+
+impl Eq for MoveMemo {}
+
+impl std::fmt::Debug for MoveMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MoveMemo")
+    }
+}
+
+/// One listing's destinations, and the last listing's (kept in the same world),
+/// double-buffered so that a listing allocates nothing once the buffers have grown.
+struct Moves {
+    world: movement::World,
+    /// This listing's groups, their destinations ranges of `dests`.
+    groups: Vec<Group>,
+    dests: Vec<Hex>,
+    /// The last listing's, in the same world.
+    last_groups: Vec<Group>,
+    last_dests: Vec<Hex>,
+}
+
+/// A group of alike units: its [`Moves::key`], a unit standing for it (numbered 0), and
+/// where its destinations lie in the listing's `dests`.
+type Group = (u64, Unit, std::ops::Range<usize>);
+
+impl Moves {
+    /// Starts listing `seat`'s moves in `s`, with what its memo holds: the last listing
+    /// kept if it was made in the same world.
+    fn start(s: &Viktory, seat: engine::Seat) -> Box<Moves> {
+        #[cfg(test)]
+        let kept = if tests::PLAIN_MOVES.get() {
+            None
+        } else {
+            s.move_memo.take()
+        };
+        #[cfg(not(test))]
+        let kept = s.move_memo.take();
+        match kept {
+            Some(mut m) => {
+                if m.world.matches(s, seat) {
+                    std::mem::swap(&mut m.groups, &mut m.last_groups);
+                    std::mem::swap(&mut m.dests, &mut m.last_dests);
+                } else {
+                    m.world = movement::World::of(s, seat);
+                    m.last_groups.clear();
+                    m.last_dests.clear();
+                }
+                m.groups.clear();
+                m.dests.clear();
+                m
+            }
+            None => Box::new(Moves {
+                world: movement::World::of(s, seat),
+                groups: Vec::new(),
+                dests: Vec::new(),
+                last_groups: Vec::new(),
+                last_dests: Vec::new(),
+            }),
+        }
+    }
+
+    /// The destinations of `u`: its group's, listed already now or by the last listing,
+    /// or added to `dests` by `work_out`.
+    fn destinations(&mut self, u: &Unit, work_out: impl FnOnce(&mut Vec<Hex>)) -> &[Hex] {
+        let alike = Unit {
+            id: UnitId(0),
+            ..u.clone()
+        };
+        #[cfg(test)]
+        let alike = Unit {
+            // Each unit a group of its own: worked out by itself.
+            id: if tests::PLAIN_MOVES.get() {
+                u.id
+            } else {
+                alike.id
+            },
+            ..alike
+        };
+        let key = Self::key(&alike);
+        let find = |groups: &[Group]| {
+            groups
+                .iter()
+                .find(|(k, g, _)| *k == key && *g == alike)
+                .map(|(.., r)| r.clone())
+        };
+        if let Some(r) = find(&self.groups) {
+            return &self.dests[r];
+        }
+        let start = self.dests.len();
+        match find(&self.last_groups) {
+            Some(r) => {
+                #[cfg(test)]
+                tests::MEMO_GROUPS.set(tests::MEMO_GROUPS.get() + 1);
+                self.dests.extend_from_slice(&self.last_dests[r]);
+            }
+            None => work_out(&mut self.dests),
+        }
+        let r = start..self.dests.len();
+        self.groups.push((key, alike, r.clone()));
+        &self.dests[r]
+    }
+
+    /// What tells most groups apart, in one word compared before the whole unit: the
+    /// hex, the kind and the movement points left.
+    fn key(u: &Unit) -> u64 {
+        (u64::from(u.hex.q as u16) << 48)
+            | (u64::from(u.hex.r as u16) << 32)
+            | (u64::from(u.kind as u8) << 8)
+            | u64::from(u.mp)
+    }
+
+    /// Keeps this listing in `s`'s memo for the next.
+    fn keep(self: Box<Moves>, s: &Viktory) {
+        #[cfg(test)]
+        if tests::PLAIN_MOVES.get() {
+            return;
+        }
+        s.move_memo.put(self);
+    }
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    thread_local! {
+        /// Lists every unit's moves by itself, without the [`MoveMemo`] and without
+        /// grouping alike units: the computation the memo replaced.
+        pub(crate) static PLAIN_MOVES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        /// Groups whose destinations the [`MoveMemo`] gave.
+        pub(crate) static MEMO_GROUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Every legal action the [`MoveMemo`] helps list is the one working out every
+    /// unit's moves by itself ([`PLAIN_MOVES`]) lists, at every decision of seeded random
+    /// games: classic, Dark fog with independent exploration, and Expansion with every
+    /// rule that changes a step (subjugation, the road/ferry network, cavalry and frigate
+    /// characteristics, pillage). Fails when the memo's world leaves out
+    /// something the step rules read, or a unit's group is told apart by too little.
+    #[test]
+    fn the_move_memo_agrees_with_working_out_every_unit() {
+        let game = crate::rules::fog::tests::game;
+        let every = [
+            "subjugation",
+            "road_ferry_network",
+            "cavalry_characteristics",
+            "frigate_characteristics",
+            "pillage",
+            "metropolis",
+        ];
+        let games = [
+            game("classic", 4, &[], 30),
+            game("classic", 2, &[], 30),
+            game("online", 4, &["dark", "independent_exploration"], 30),
+            game("expansion", 4, &every, 30),
+            game("expansion", 6, &["subjugation"], 30),
+        ];
+        let plain = |s: &Viktory| {
+            PLAIN_MOVES.set(true);
+            let v = legal_actions(s);
+            PLAIN_MOVES.set(false);
+            v
+        };
+        MEMO_GROUPS.set(0);
+        let mut decisions = 0;
+        for (g, first) in games.iter().enumerate() {
+            for seed in 0..6 {
+                let mut s = first.clone();
+                let mut rng = GameRng::from_u64(seed * 7 + g as u64);
+                while !s.to_move().is_over() {
+                    if matches!(s.to_move(), ToMove::Seat(_)) {
+                        let got = legal_actions(&s);
+                        assert_eq!(got, plain(&s), "game {g}, seed {seed}");
+                        decisions += 1;
+                    }
+                    random_step(&mut s, &mut rng);
+                }
+            }
+        }
+        let reused = MEMO_GROUPS.get();
+        assert!(
+            decisions > 20_000 && reused > 50_000,
+            "{decisions} decisions, {reused} groups from the memo"
+        );
+    }
     use crate::rules::movement::tests::random_step;
     use engine::{Game, GameRng};
 

@@ -575,6 +575,8 @@ pub struct Viktory {
     pub(crate) pillaged: Vec<Hex>,
     /// [`Setup::units_as_given`], kept so the position saves as it was loaded.
     pub(crate) units_as_given: bool,
+    /// Cache: the movement phase's destinations as the last legal actions listed them.
+    pub(crate) move_memo: crate::legal::MoveMemo,
 }
 
 /// Most units a setup may hold (a game holds some hundreds at most).
@@ -1188,6 +1190,7 @@ impl Viktory {
                 v
             },
             units_as_given: setup.units_as_given,
+            move_memo: crate::legal::MoveMemo::default(),
         };
         if !state.units_as_given {
             for seat in (0..n).map(Seat) {

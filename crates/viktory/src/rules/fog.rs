@@ -105,9 +105,9 @@ impl<T> std::fmt::Debug for Memo<T> {
 }
 
 /// Cache (Dark): the reach of each group of alike units of the seat moving, as last
-/// searched, with everything else the movement rules read then ([`World`]). A refresh
-/// searches again only the groups not searched in the same world: in the movement phase
-/// one step changes one unit, and the other groups' reach stands.
+/// searched, with everything else the movement rules read then ([`movement::World`]). A
+/// refresh searches again only the groups not searched in the same world: in the
+/// movement phase one step changes one unit, and the other groups' reach stands.
 pub(crate) type ReachMemo = Memo<Reached>;
 
 /// Cache (Dark): the sight marked at the last refresh, with what each seat's sight was
@@ -146,7 +146,7 @@ fn source(rings: i32, hex: Hex) -> Source {
 
 /// One reach search: the world it ran in, and each group's hexes.
 pub(crate) struct Reached {
-    world: World,
+    world: movement::World,
     /// A unit standing for its group (numbered 0), and the hexes it reaches, each with
     /// its board index (shared with the next refresh's memo).
     groups: Vec<(Unit, Reach)>,
@@ -154,55 +154,6 @@ pub(crate) struct Reached {
 
 /// The hexes one group of units reaches, each with its board index.
 type Reach = Arc<[(usize, Hex)]>;
-
-/// Everything [`movement::can_step`] and [`movement::move_ends_at`] read for `seat`'s
-/// units besides the unit itself: while it is the same, a group's reach is the same.
-/// The seat's own units are not in it (they never bar or ease an own unit's step);
-/// the other seats' are, by hex, as the occupancy has them, and (with subjugation,
-/// whose Alliance units ease slow terrain) unit by unit.
-#[derive(Clone, PartialEq, Eq)]
-struct World {
-    seat: Seat,
-    active: Seat,
-    cells: Grid<crate::state::Cell>,
-    explored: Grid<u8>,
-    others: Vec<u8>,
-    others_units: Vec<(Hex, crate::unit::UnitKind, Seat, bool)>,
-    towns: Vec<(Hex, Town)>,
-    players: Vec<crate::state::Player>,
-    started_here: Vec<Hex>,
-    built: Option<Hex>,
-    battle_hexes: Vec<Hex>,
-    pillaged: Vec<Hex>,
-}
-
-impl World {
-    fn of(s: &Viktory, fog: &Fog, seat: Seat) -> World {
-        let own = bit(seat);
-        World {
-            seat,
-            active: s.turn.active,
-            cells: s.cells.clone(),
-            explored: fog.explored.clone(),
-            others: s.occupancy.iter().map(|b| b & !own).collect(),
-            others_units: if s.rules.subjugation {
-                s.units
-                    .iter()
-                    .filter(|u| u.owner != seat)
-                    .map(|u| (u.hex, u.kind, u.owner, u.aboard.is_some()))
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            towns: s.towns.clone(),
-            players: s.players.clone(),
-            started_here: s.turn.started_here.clone(),
-            built: s.turn.built,
-            battle_hexes: s.turn.battle_hexes.clone(),
-            pillaged: s.pillaged.clone(),
-        }
-    }
-}
 
 fn bit(seat: Seat) -> u8 {
     1u8 << seat.0
@@ -583,10 +534,11 @@ fn mark_source(marks: &mut Marks, source: Source, m: u8) {
 /// Dark: every hex one of `seat`'s units could move to this turn, by the movement rules
 /// (each step checked as a move would be), through the hexes the seat knows. Units
 /// alike in all but their number reach the same hexes: each such group is searched once,
-/// and not at all when the fog's [`ReachMemo`] holds its search in the same [`World`].
+/// and not at all when the fog's [`ReachMemo`] holds its search in the same
+/// [`movement::World`].
 /// Each hex is listed once. Returns the hexes and the search, the next refresh's memo.
 fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
-    let world = World::of(s, fog, seat);
+    let world = movement::World::of(s, seat);
     let memo = fog.reach_memo.0.as_deref().filter(|m| m.world == world);
     // The road ends, as movement has them: the seat's towns and cities, and (15.64) its
     // Alliance partners'.

@@ -3,7 +3,7 @@
 //! (9.3, 9.32); entering an enemy hex ends the move and starts a battle (12.0, R-16).
 
 use engine::Seat;
-use hexmap::Hex;
+use hexmap::{Grid, Hex};
 
 use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
@@ -379,6 +379,99 @@ impl Roads {
         let road = road_between(s, seat, from, to);
         self.0.push((seat, from, to, road));
         road
+    }
+}
+
+/// Everything [`can_step`] and [`move_ends_at`] read for `seat`'s units besides the
+/// unit itself: while it is the same, what a unit may do by these rules is the same (the
+/// Dark reach, [`crate::rules::fog`]; the legal moves, [`crate::legal`]). The seat's own
+/// units are not in it (they never bar or ease an own unit's step); the other seats' are,
+/// by hex, as the occupancy has them, and (with subjugation, whose Alliance units ease
+/// slow terrain) unit by unit.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct World {
+    seat: Seat,
+    active: Seat,
+    /// The terrain of each hex, as [`World::terrain_code`]s.
+    terrain: Vec<u8>,
+    explored: Option<Grid<u8>>,
+    others: Vec<u8>,
+    others_units: Vec<OtherUnit>,
+    towns: Vec<(Hex, crate::state::Town)>,
+    players: Vec<crate::state::Player>,
+    started_here: Vec<Hex>,
+    built: Option<Hex>,
+    battle_hexes: Vec<Hex>,
+    pillaged: Vec<Hex>,
+}
+
+/// Another seat's unit as [`World`] holds it: where, what, whose, and whether cargo.
+type OtherUnit = (Hex, UnitKind, Seat, bool);
+
+impl World {
+    /// The world of `seat`'s units in `s`.
+    pub(crate) fn of(s: &Viktory, seat: Seat) -> World {
+        let own = 1u8 << seat.0;
+        World {
+            seat,
+            active: s.turn.active,
+            terrain: s.cells.iter().map(|c| Self::terrain_code(*c)).collect(),
+            explored: s.fog.as_ref().map(|f| f.explored.clone()),
+            others: s.occupancy.iter().map(|b| b & !own).collect(),
+            others_units: Self::others_units(s, seat).collect(),
+            towns: s.towns.clone(),
+            players: s.players.clone(),
+            started_here: s.turn.started_here.clone(),
+            built: s.turn.built,
+            battle_hexes: s.turn.battle_hexes.clone(),
+            pillaged: s.pillaged.clone(),
+        }
+    }
+
+    /// Whether this is the world of `seat`'s units in `s`: `*self == World::of(s, seat)`
+    /// without copying `s`'s lists (asked at every decision of a movement phase).
+    pub(crate) fn matches(&self, s: &Viktory, seat: Seat) -> bool {
+        let own = 1u8 << seat.0;
+        let same = self.seat == seat
+            && self.active == s.turn.active
+            && self.built == s.turn.built
+            && self.terrain.len() == s.cells.len()
+            // Without stopping at the first difference: loops the compiler runs on
+            // many bytes at once (the hexes are the longest lists here).
+            && (self.terrain.iter().zip(s.cells.iter()))
+                .fold(0, |diff, (&t, &c)| diff | (t ^ Self::terrain_code(c)))
+                == 0
+            && self.explored.as_ref() == s.fog.as_ref().map(|f| &f.explored)
+            && self.others.len() == s.occupancy.len()
+            && (self.others.iter().zip(s.occupancy.iter()))
+                .fold(0, |diff, (&a, &b)| diff | (a ^ (b & !own)))
+                == 0
+            && self.others_units.iter().copied().eq(Self::others_units(s, seat))
+            && self.towns == s.towns
+            && self.players == s.players
+            && self.started_here == s.turn.started_here
+            && self.battle_hexes == s.turn.battle_hexes
+            && self.pillaged == s.pillaged;
+        debug_assert_eq!(
+            same,
+            *self == World::of(s, seat),
+            "World::matches and World::of"
+        );
+        same
+    }
+
+    /// A hex's terrain as a byte: 0 face down, else one more than the terrain's place.
+    fn terrain_code(c: crate::state::Cell) -> u8 {
+        c.terrain.map_or(0, |t| t as u8 + 1)
+    }
+
+    /// The other seats' units, with subjugation (none without it: only Alliance units
+    /// ease slow terrain, 15.64).
+    fn others_units(s: &Viktory, seat: Seat) -> impl Iterator<Item = OtherUnit> + '_ {
+        s.units
+            .iter()
+            .filter(move |u| s.rules.subjugation && u.owner != seat)
+            .map(|u| (u.hex, u.kind, u.owner, u.aboard.is_some()))
     }
 }
 
