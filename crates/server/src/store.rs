@@ -648,7 +648,7 @@ impl Store {
     /// Appends that arrive together (from different games) are committed together
     /// (group commit): one disk flush acknowledges them all, and each is still answered
     /// only after it. On SQLite they share a transaction, each under its own savepoint;
-    /// on PostgreSQL they are one statement ([`commit_group_postgres`]).
+    /// on PostgreSQL they are one statement (`commit_group_postgres`).
     pub async fn append(
         &self,
         id: &str,
