@@ -643,14 +643,11 @@ impl Moves {
     /// Starts listing `seat`'s moves in `s`, with what its memo holds: the last listing
     /// kept if it was made in the same world.
     fn start(s: &Viktory, seat: engine::Seat) -> Box<Moves> {
-        #[cfg(test)]
-        let kept = if tests::PLAIN_MOVES.get() {
+        let kept = if plain_moves() {
             None
         } else {
             s.move_memo.take()
         };
-        #[cfg(not(test))]
-        let kept = s.move_memo.take();
         match kept {
             Some(mut m) => {
                 if m.world.matches(s, seat) {
@@ -678,20 +675,10 @@ impl Moves {
     /// The destinations of `u`: its group's, listed already now or by the last listing,
     /// or added to `dests` by `work_out`.
     fn destinations(&mut self, u: &Unit, work_out: impl FnOnce(&mut Vec<Hex>)) -> &[Hex] {
-        let alike = Unit {
-            id: UnitId(0),
-            ..u.clone()
-        };
-        #[cfg(test)]
-        let alike = Unit {
-            // Each unit a group of its own: worked out by itself.
-            id: if tests::PLAIN_MOVES.get() {
-                u.id
-            } else {
-                alike.id
-            },
-            ..alike
-        };
+        // The plain computation keeps the unit's number: each unit a group of its own,
+        // worked out by itself.
+        let id = if plain_moves() { u.id } else { UnitId(0) };
+        let alike = Unit { id, ..u.clone() };
         let key = Self::key(&alike);
         let find = |groups: &[Group]| {
             groups
@@ -727,17 +714,30 @@ impl Moves {
 
     /// Keeps this listing in `s`'s memo for the next.
     fn keep(self: Box<Moves>, s: &Viktory) {
-        #[cfg(test)]
-        if tests::PLAIN_MOVES.get() {
-            return;
+        if !plain_moves() {
+            s.move_memo.put(self);
         }
-        s.move_memo.put(self);
     }
+}
+
+/// Whether the moves are listed the plain way, without the [`MoveMemo`]: only in the
+/// test that compares the two ([`tests::PLAIN_MOVES`]).
+#[cfg(test)]
+fn plain_moves() -> bool {
+    tests::PLAIN_MOVES.get()
+}
+
+/// Never outside the tests.
+#[cfg(not(test))]
+fn plain_moves() -> bool {
+    false
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::rules::movement::tests::random_step;
+    use engine::{Game, GameRng};
 
     thread_local! {
         /// Lists every unit's moves by itself, without the [`MoveMemo`] and without
@@ -799,9 +799,6 @@ pub(crate) mod tests {
             "{decisions} decisions, {reused} groups from the memo"
         );
     }
-    use crate::rules::movement::tests::random_step;
-    use engine::{Game, GameRng};
-
     /// `build_candidates` gives each candidate `build_candidates_reference` gives once
     /// (under Dark, a new town only in sight) and no other, at every decision of the
     /// building phases of seeded random games, with and without fog, with relocation and

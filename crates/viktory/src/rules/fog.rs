@@ -33,6 +33,7 @@ use crate::board::Terrain;
 use crate::event::Event;
 use crate::marks::Marks;
 use crate::rules::movement;
+use crate::rules::subjugation::bit;
 use crate::state::{Setup, Stage, Town, TownSetup, Viktory};
 use crate::unit::Unit;
 
@@ -154,10 +155,6 @@ pub(crate) struct Reached {
 
 /// The hexes one group of units reaches, each with its board index.
 type Reach = Arc<[(usize, Hex)]>;
-
-fn bit(seat: Seat) -> u8 {
-    1u8 << seat.0
-}
 
 /// Whether any fog option is on.
 pub fn on(s: &Viktory) -> bool {

@@ -411,7 +411,7 @@ type OtherUnit = (Hex, UnitKind, Seat, bool);
 impl World {
     /// The world of `seat`'s units in `s`.
     pub(crate) fn of(s: &Viktory, seat: Seat) -> World {
-        let own = 1u8 << seat.0;
+        let own = subjugation::bit(seat);
         World {
             seat,
             active: s.turn.active,
@@ -431,7 +431,7 @@ impl World {
     /// Whether this is the world of `seat`'s units in `s`: `*self == World::of(s, seat)`
     /// without copying `s`'s lists (asked at every decision of a movement phase).
     pub(crate) fn matches(&self, s: &Viktory, seat: Seat) -> bool {
-        let own = 1u8 << seat.0;
+        let own = subjugation::bit(seat);
         let same = self.seat == seat
             && self.active == s.turn.active
             && self.built == s.turn.built

@@ -59,7 +59,9 @@ pub struct Handover {
     pub placement_battles: Vec<Hex>,
 }
 
-fn bit(seat: Seat) -> u8 {
+/// `seat`'s bit in the per-hex seat masks (the occupancy, Dark sight, exploration).
+#[inline]
+pub(crate) fn bit(seat: Seat) -> u8 {
     1u8 << seat.0
 }
 
