@@ -12,7 +12,7 @@ use crate::board::Terrain;
 use crate::marks::Marks;
 use crate::rules::{
     battle, bombard, building, capital, casualties, customization, exploration, fog, movement,
-    opening, reserve, sequence, subjugation,
+    naval, opening, reserve, sequence, subjugation,
 };
 use crate::state::{BattleStep, Stage, Viktory};
 use crate::unit::{Unit, UnitId, UnitKind};
@@ -419,16 +419,36 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             // Kept apart from the moves and put after them: `Bombard` sorts after `Move`.
             let mut bombards: Vec<Action> = Vec::new();
             let mut targets: Vec<Hex> = Vec::new();
+            // Boarding and landing are checked here directly too, with the rules
+            // `check_embark` and `check_disembark` use (`naval::can_embark`,
+            // `naval::can_land`), and kept apart as the bombardments are: `Embark` and
+            // `Disembark` sort between `Move` and `Bombard`.
+            let direct_naval = !plain_moves();
+            let (mut embarks, mut landings): (Vec<Action>, Vec<Action>) = (vec![], vec![]);
+            // The own frigates, each with whether it has room (9.41), once.
+            let frigates: Vec<(&Unit, bool)> = s
+                .units
+                .iter()
+                .filter(|f| f.owner == seat && f.kind == UnitKind::Frigate)
+                .map(|f| (f, naval::has_room(s, f.id)))
+                .collect();
             for u in s.units.iter().filter(|u| u.owner == seat) {
                 if let Some(f) = u.aboard {
                     if let Some(fr) = s.unit(f) {
-                        v.extend(
-                            fr.hex
-                                .neighbors()
-                                .into_iter()
-                                .filter(|&to| s.terrain(to).is_some_and(Terrain::is_land))
-                                .map(|to| Action::Disembark { unit: u.id, to }),
-                        );
+                        let lands = fr
+                            .hex
+                            .neighbors_in_order()
+                            .into_iter()
+                            .filter(|&to| s.terrain(to).is_some_and(Terrain::is_land));
+                        if !direct_naval {
+                            v.extend(lands.map(|to| Action::Disembark { unit: u.id, to }));
+                        } else if fr.owner == seat {
+                            landings.extend(
+                                lands
+                                    .filter(|&to| naval::can_land(s, u, fr, to, &switch))
+                                    .map(|to| Action::Disembark { unit: u.id, to }),
+                            );
+                        }
                     }
                     continue;
                 }
@@ -503,16 +523,21 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                     && !u.transported
                     && (s.rules.frigate_characteristics || u.mp == s.rules.movement.get(u.kind))
                 {
-                    for f in s.units.iter().filter(|f| {
-                        f.owner == seat && f.kind == UnitKind::Frigate && f.hex.distance(u.hex) == 1
-                    }) {
-                        v.push(Action::Embark {
+                    for &(f, room) in frigates.iter().filter(|(f, _)| f.hex.distance(u.hex) == 1) {
+                        let embark = Action::Embark {
                             unit: u.id,
                             frigate: f.id,
-                        });
+                        };
+                        if !direct_naval {
+                            v.push(embark);
+                        } else if naval::can_embark(s, u, f, &switch, room) {
+                            embarks.push(embark);
+                        }
                     }
                 }
             }
+            checked.append(&mut embarks);
+            checked.append(&mut landings);
             checked.append(&mut bombards);
             moves.keep(s);
             v
@@ -720,7 +745,8 @@ impl Moves {
     }
 }
 
-/// Whether the moves are listed the plain way, without the [`MoveMemo`]: only in the
+/// Whether the movement phase is listed the plain way, its moves without the
+/// [`MoveMemo`] and its boardings and landings filtered through `check`: only in the
 /// test that compares the two ([`tests::PLAIN_MOVES`]).
 #[cfg(test)]
 fn plain_moves() -> bool {
@@ -741,7 +767,8 @@ pub(crate) mod tests {
 
     thread_local! {
         /// Lists every unit's moves by itself, without the [`MoveMemo`] and without
-        /// grouping alike units: the computation the memo replaced.
+        /// grouping alike units, and the boardings and landings through `check`: the
+        /// computations the memo and the direct naval checks replaced.
         pub(crate) static PLAIN_MOVES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
         /// Groups whose destinations the [`MoveMemo`] gave.
         pub(crate) static MEMO_GROUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
@@ -752,7 +779,9 @@ pub(crate) mod tests {
     /// games: classic, Dark fog with independent exploration, and Expansion with every
     /// rule that changes a step (subjugation, the road/ferry network, cavalry and frigate
     /// characteristics, pillage). Fails when the memo's world leaves out
-    /// something the step rules read, or a unit's group is told apart by too little.
+    /// something the step rules read, or a unit's group is told apart by too little; and
+    /// when the boardings and landings checked directly are not those `check` allows
+    /// (a frigate's room or its one drop-off hex left out).
     #[test]
     fn the_move_memo_agrees_with_working_out_every_unit() {
         let game = crate::rules::fog::tests::game;
@@ -779,6 +808,8 @@ pub(crate) mod tests {
         };
         MEMO_GROUPS.set(0);
         let mut decisions = 0;
+        // Boardings and landings listed.
+        let mut naval = [0; 2];
         for (g, first) in games.iter().enumerate() {
             for seed in 0..6 {
                 let mut s = first.clone();
@@ -788,6 +819,13 @@ pub(crate) mod tests {
                         let got = legal_actions(&s);
                         assert_eq!(got, plain(&s), "game {g}, seed {seed}");
                         decisions += 1;
+                        for a in &got {
+                            match a {
+                                Action::Embark { .. } => naval[0] += 1,
+                                Action::Disembark { .. } => naval[1] += 1,
+                                _ => {}
+                            }
+                        }
                     }
                     random_step(&mut s, &mut rng);
                 }
@@ -795,8 +833,8 @@ pub(crate) mod tests {
         }
         let reused = MEMO_GROUPS.get();
         assert!(
-            decisions > 20_000 && reused > 50_000,
-            "{decisions} decisions, {reused} groups from the memo"
+            decisions > 20_000 && reused > 50_000 && naval[0] > 1_000 && naval[1] > 1_000,
+            "{decisions} decisions, {reused} groups from the memo, {naval:?} boardings and landings"
         );
     }
     /// `build_candidates` gives each candidate `build_candidates_reference` gives once

@@ -116,7 +116,7 @@ impl Refusal {
                 "only artillery and frigates bombard".into(),
             ),
             Self::Switch(wait) => return wait.error(),
-            Self::Ashore => return movement::ashore_refusal(u),
+            Self::Ashore => return movement::ashore_refusal(u.id),
             Self::Reorganizing => return subjugation::check_may_attack_refusal(),
             Self::Attacked => (
                 "attacked",

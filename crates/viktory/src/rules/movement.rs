@@ -196,17 +196,17 @@ fn can_go_ashore(s: &Viktory, u: &Unit, to: Hex) -> bool {
 /// the water, so it bombards, pillages or boards nothing from there).
 pub fn check_ashore(s: &Viktory, u: &Unit) -> Result<(), RuleError> {
     if afloat_on_ferry(s, u) {
-        return Err(ashore_refusal(u));
+        return Err(ashore_refusal(u.id));
     }
     Ok(())
 }
 
-/// [`check_ashore`]'s refusal of `u`.
-pub(crate) fn ashore_refusal(u: &Unit) -> RuleError {
+/// [`check_ashore`]'s refusal of unit `id`.
+pub(crate) fn ashore_refusal(id: UnitId) -> RuleError {
     RuleError::new(
         "on_ferry",
         "Expansion",
-        format!("unit {} is on a ferry and must go ashore first", u.id),
+        format!("unit {id} is on a ferry and must go ashore first"),
     )
 }
 

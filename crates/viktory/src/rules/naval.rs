@@ -5,37 +5,144 @@
 use hexmap::Hex;
 
 use crate::board::Terrain;
-use crate::error::{RuleError, refuse};
+use crate::error::RuleError;
 use crate::event::Event;
-use crate::rules::{exploration, movement};
+use crate::rules::{exploration, movement, subjugation};
 use crate::state::Viktory;
-use crate::unit::{UnitId, UnitKind};
+use crate::unit::{Unit, UnitId, UnitKind};
 
-/// The own frigate `id`, on water (not in port), not waiting to fight.
-fn working_frigate(s: &Viktory, id: UnitId) -> Result<Hex, RuleError> {
-    let f = movement::own_unit(s, id)?;
+/// Why the rules refuse a land unit boarding a frigate or going ashore from it, before
+/// the message is written: [`check_embark`] and [`check_disembark`] write it, the legal
+/// actions only ask whether there is one ([`can_embark`], [`can_land`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    NotAFrigate,
+    InPort,
+    FrigateBattlePending,
+    NotLand,
+    Cargo,
+    Ashore,
+    Switch(movement::Wait),
+    FrigateMp,
+    NoMovement,
+    BoardAgain,
+    Moved,
+    BattlePending,
+    NotAdjacent,
+    FrigateFull,
+    NotCargo,
+    LandingNotAdjacent,
+    LandingNotLand,
+    OneDropHex(Hex),
+    BattleFought,
+    AllianceStop,
+    Reorganizing,
+}
+
+impl Refusal {
+    /// The refusal as `check_embark` or `check_disembark` reports it: land unit `unit`,
+    /// `frigate`, landing at `to` (for a landing).
+    fn error(self, unit: UnitId, frigate: UnitId, to: Hex) -> RuleError {
+        let (code, rule, message) = match self {
+            Self::NotAFrigate => (
+                "not_a_frigate",
+                "9.4",
+                format!("unit {frigate} is not a frigate"),
+            ),
+            Self::InPort => (
+                "in_port",
+                "9.32",
+                format!("frigate {frigate} is in port and can only leave it"),
+            ),
+            Self::FrigateBattlePending => (
+                "battle_pending",
+                "12.0",
+                format!("frigate {frigate} must fight its battle first"),
+            ),
+            Self::NotLand => ("not_land", "9.4", "only land units are transported".into()),
+            Self::Cargo => ("cargo", "9.4", format!("unit {unit} is already aboard")),
+            Self::Ashore => return movement::ashore_refusal(unit),
+            Self::Switch(wait) => return wait.error(),
+            Self::FrigateMp => (
+                "frigate_mp",
+                "Expansion",
+                format!("frigate {frigate} has no movement point left to load or unload"),
+            ),
+            Self::NoMovement => (
+                "no_movement",
+                "Expansion",
+                format!("unit {unit} has no movement point left to board or land"),
+            ),
+            Self::BoardAgain => (
+                "moved",
+                "Expansion",
+                format!("unit {unit} cannot board again this turn"),
+            ),
+            Self::Moved => (
+                "moved",
+                "9.43",
+                format!("unit {unit} has moved or acted this turn and cannot embark"),
+            ),
+            Self::BattlePending => (
+                "battle_pending",
+                "12.0",
+                format!("unit {unit} must fight its battle first"),
+            ),
+            Self::NotAdjacent => (
+                "not_adjacent",
+                "9.42",
+                format!("frigate {frigate} is not next to unit {unit}"),
+            ),
+            Self::FrigateFull => (
+                "frigate_full",
+                "9.41",
+                format!("frigate {frigate} can take no more land units this turn"),
+            ),
+            Self::NotCargo => (
+                "not_cargo",
+                "9.46",
+                format!("unit {unit} is not aboard a frigate"),
+            ),
+            Self::LandingNotAdjacent => (
+                "not_adjacent",
+                "9.46",
+                format!("{to} is not next to the frigate"),
+            ),
+            Self::LandingNotLand => ("not_land", "9.46", format!("{to} is not explored land")),
+            Self::OneDropHex(drop) => (
+                "one_drop_hex",
+                "9.46",
+                format!("frigate {frigate} already dropped units at {drop} this turn"),
+            ),
+            Self::BattleFought => (
+                "battle_fought",
+                "12.2",
+                format!("a battle was already fought at {to} this turn"),
+            ),
+            Self::AllianceStop => (
+                "alliance_stop",
+                "15.64",
+                format!("units may not land in the Alliance hex {to}"),
+            ),
+            Self::Reorganizing => return subjugation::check_may_attack_refusal(),
+        };
+        RuleError::new(code, rule, message)
+    }
+}
+
+/// The rules on the frigate itself: an own frigate on water (not in port), not waiting
+/// to fight.
+fn frigate_refusal(s: &Viktory, f: &Unit) -> Option<Refusal> {
     if f.kind != UnitKind::Frigate {
-        return refuse(
-            "not_a_frigate",
-            "9.4",
-            format!("unit {id} is not a frigate"),
-        );
+        return Some(Refusal::NotAFrigate);
     }
     if s.terrain(f.hex) != Some(Terrain::Water) {
-        return refuse(
-            "in_port",
-            "9.32",
-            format!("frigate {id} is in port and can only leave it"),
-        );
+        return Some(Refusal::InPort);
     }
     if s.turn.pending_battles.contains(&f.hex) {
-        return refuse(
-            "battle_pending",
-            "12.0",
-            format!("frigate {id} must fight its battle first"),
-        );
+        return Some(Refusal::FrigateBattlePending);
     }
-    Ok(f.hex)
+    None
 }
 
 /// Cargo aboard `frigate`.
@@ -53,77 +160,82 @@ pub fn has_room(s: &Viktory, frigate: UnitId) -> bool {
 
 /// Expansion, Frigate Characteristics: loading or unloading a land unit costs the
 /// frigate and the land unit one movement point each.
-fn check_transfer_cost(s: &Viktory, frigate: UnitId, unit: UnitId) -> Result<(), RuleError> {
-    let f_mp = s.unit(frigate).map_or(0, |f| f.mp);
-    let u_mp = s.unit(unit).map_or(0, |u| u.mp);
-    if f_mp == 0 || s.unit(frigate).is_some_and(|f| f.done) {
-        return refuse(
-            "frigate_mp",
-            "Expansion",
-            format!("frigate {frigate} has no movement point left to load or unload"),
-        );
+fn transfer_cost_refusal(f: &Unit, u: &Unit) -> Option<Refusal> {
+    if f.mp == 0 || f.done {
+        return Some(Refusal::FrigateMp);
     }
-    if u_mp == 0 {
-        return refuse(
-            "no_movement",
-            "Expansion",
-            format!("unit {unit} has no movement point left to board or land"),
-        );
+    if u.mp == 0 {
+        return Some(Refusal::NoMovement);
     }
-    Ok(())
+    None
 }
 
 /// Rule 9.41–9.43: may land unit `unit` board `frigate`? The frigate need not be able
 /// to move any more (H-6).
 pub fn check_embark(s: &Viktory, unit: UnitId, frigate: UnitId) -> Result<(), RuleError> {
-    let fhex = working_frigate(s, frigate)?;
+    let f = movement::own_unit(s, frigate)?;
+    if let Some(why) = frigate_refusal(s, f) {
+        return Err(why.error(unit, frigate, f.hex));
+    }
     let u = movement::own_unit(s, unit)?;
+    embark_refusal(s, u, f, &movement::Switch::now(s), has_room(s, frigate))
+        .map_or(Ok(()), |why| Err(why.error(unit, frigate, f.hex)))
+}
+
+/// Whether [`check_embark`] lets the own land unit `u` board the own frigate `f`: the
+/// same rules, without writing a refusal, with the position's [`movement::Switch`] and
+/// whether the frigate has room ([`has_room`]) worked out once (for the legal actions).
+pub(crate) fn can_embark(
+    s: &Viktory,
+    u: &Unit,
+    f: &Unit,
+    switch: &movement::Switch,
+    room: bool,
+) -> bool {
+    frigate_refusal(s, f).is_none() && embark_refusal(s, u, f, switch, room).is_none()
+}
+
+/// The rules of [`check_embark`] after the frigate's own ([`frigate_refusal`]), in its
+/// order; `room`: whether the frigate has room ([`has_room`]).
+fn embark_refusal(
+    s: &Viktory,
+    u: &Unit,
+    f: &Unit,
+    switch: &movement::Switch,
+    room: bool,
+) -> Option<Refusal> {
     if !u.kind.is_land() {
-        return refuse("not_land", "9.4", "only land units are transported");
+        return Some(Refusal::NotLand);
     }
     if u.is_cargo() {
-        return refuse("cargo", "9.4", format!("unit {unit} is already aboard"));
+        return Some(Refusal::Cargo);
     }
-    movement::check_ashore(s, u)?;
-    movement::check_switch(s, frigate)?;
+    if movement::afloat_on_ferry(s, u) {
+        return Some(Refusal::Ashore);
+    }
+    if let Some(wait) = switch.wait_for(f.id) {
+        return Some(Refusal::Switch(wait));
+    }
     if s.rules.frigate_characteristics {
-        check_transfer_cost(s, frigate, unit)?;
+        if let Some(why) = transfer_cost_refusal(f, u) {
+            return Some(why);
+        }
         if u.attacked || (u.done && u.boarded) {
-            return refuse(
-                "moved",
-                "Expansion",
-                format!("unit {unit} cannot board again this turn"),
-            );
+            return Some(Refusal::BoardAgain);
         }
     } else if u.done || u.attacked || u.transported || u.mp < s.rules.movement.get(u.kind) {
-        return refuse(
-            "moved",
-            "9.43",
-            format!("unit {unit} has moved or acted this turn and cannot embark"),
-        );
+        return Some(Refusal::Moved);
     }
     if s.turn.pending_battles.contains(&u.hex) {
-        return refuse(
-            "battle_pending",
-            "12.0",
-            format!("unit {unit} must fight its battle first"),
-        );
+        return Some(Refusal::BattlePending);
     }
-    if u.hex.distance(fhex) != 1 {
-        return refuse(
-            "not_adjacent",
-            "9.42",
-            format!("frigate {frigate} is not next to unit {unit}"),
-        );
+    if u.hex.distance(f.hex) != 1 {
+        return Some(Refusal::NotAdjacent);
     }
-    if !has_room(s, frigate) {
-        return refuse(
-            "frigate_full",
-            "9.41",
-            format!("frigate {frigate} can take no more land units this turn"),
-        );
+    if !room {
+        return Some(Refusal::FrigateFull);
     }
-    Ok(())
+    None
 }
 
 /// Takes the land unit aboard; its movement for the turn is spent (9.43).
@@ -160,57 +272,68 @@ pub fn apply_embark(s: &mut Viktory, unit: UnitId, frigate: UnitId, ev: &mut Vec
 pub fn check_disembark(s: &Viktory, unit: UnitId, to: Hex) -> Result<(), RuleError> {
     let u = movement::own_unit(s, unit)?;
     let Some(frigate) = u.aboard else {
-        return refuse(
-            "not_cargo",
-            "9.46",
-            format!("unit {unit} is not aboard a frigate"),
-        );
+        return Err(Refusal::NotCargo.error(unit, unit, to));
     };
-    let fhex = working_frigate(s, frigate)?;
-    movement::check_switch(s, frigate)?;
-    if fhex.distance(to) != 1 {
-        return refuse(
-            "not_adjacent",
-            "9.46",
-            format!("{to} is not next to the frigate"),
-        );
+    let f = movement::own_unit(s, frigate)?;
+    let why =
+        frigate_refusal(s, f).or_else(|| landing_refusal(s, u, f, to, &movement::Switch::now(s)));
+    why.map_or(Ok(()), |why| Err(why.error(unit, frigate, to)))
+}
+
+/// Whether [`check_disembark`] lets the own cargo unit `u`, aboard the own frigate `f`,
+/// go ashore at `to`: the same rules, without writing a refusal, with the position's
+/// [`movement::Switch`] worked out once (for the legal actions).
+pub(crate) fn can_land(
+    s: &Viktory,
+    u: &Unit,
+    f: &Unit,
+    to: Hex,
+    switch: &movement::Switch,
+) -> bool {
+    frigate_refusal(s, f).is_none() && landing_refusal(s, u, f, to, switch).is_none()
+}
+
+/// The rules of [`check_disembark`] after the frigate's own ([`frigate_refusal`]), in
+/// its order.
+fn landing_refusal(
+    s: &Viktory,
+    u: &Unit,
+    f: &Unit,
+    to: Hex,
+    switch: &movement::Switch,
+) -> Option<Refusal> {
+    if let Some(wait) = switch.wait_for(f.id) {
+        return Some(Refusal::Switch(wait));
+    }
+    if f.hex.distance(to) != 1 {
+        return Some(Refusal::LandingNotAdjacent);
     }
     if !s.terrain(to).is_some_and(Terrain::is_land) {
-        return refuse("not_land", "9.46", format!("{to} is not explored land"));
-    }
-    if s.rules.frigate_characteristics {
-        check_transfer_cost(s, frigate, unit)?;
-        if crate::rules::subjugation::hostile_hex(s, to, s.turn.active) {
-            crate::rules::subjugation::check_may_attack(s, s.turn.active)?;
-        }
-    } else if let Some(drop) = s.unit(frigate).and_then(|f| f.drop)
-        && drop != to
-    {
-        return refuse(
-            "one_drop_hex",
-            "9.46",
-            format!("frigate {frigate} already dropped units at {drop} this turn"),
-        );
+        return Some(Refusal::LandingNotLand);
     }
     let seat = s.turn.active;
-    if s.turn.battle_hexes.contains(&to) && crate::rules::subjugation::hostile_hex(s, to, seat) {
-        return refuse(
-            "battle_fought",
-            "12.2",
-            format!("a battle was already fought at {to} this turn"),
-        );
+    if s.rules.frigate_characteristics {
+        if let Some(why) = transfer_cost_refusal(f, u) {
+            return Some(why);
+        }
+        if subjugation::hostile_hex(s, to, seat) && !subjugation::may_attack(s, seat) {
+            return Some(Refusal::Reorganizing);
+        }
+    } else if let Some(drop) = f.drop
+        && drop != to
+    {
+        return Some(Refusal::OneDropHex(drop));
     }
-    if crate::rules::subjugation::alliance_hex(s, to, seat) {
-        return refuse(
-            "alliance_stop",
-            "15.64",
-            format!("units may not land in the Alliance hex {to}"),
-        );
+    if s.turn.battle_hexes.contains(&to) && subjugation::hostile_hex(s, to, seat) {
+        return Some(Refusal::BattleFought);
     }
-    if crate::rules::subjugation::hostile_hex(s, to, seat) {
-        crate::rules::subjugation::check_may_attack(s, seat)?;
+    if subjugation::alliance_hex(s, to, seat) {
+        return Some(Refusal::AllianceStop);
     }
-    Ok(())
+    if subjugation::hostile_hex(s, to, seat) && !subjugation::may_attack(s, seat) {
+        return Some(Refusal::Reorganizing);
+    }
+    None
 }
 
 /// Puts the unit ashore; the frigate's movement ends (9.46); an enemy hex means an
