@@ -152,14 +152,97 @@ fn metropolis_switches(s: &Viktory) -> Vec<Action> {
 /// crowded and near hexes are marked on a padded square ([`Marks`]), then read row by
 /// row from it (issue 28).
 fn build_candidates(s: &Viktory) -> Vec<Action> {
-    /// A known town on the hex or next to it.
-    const CROWDED: u8 = 1;
-    /// Within three hexes of an own town.
-    const NEAR: u8 = 2;
     #[cfg(test)]
     if crate::rules::fog::tests::REFERENCE.get() {
         return build_candidates_reference(s);
     }
+    // Kept only in the online rules' combined phase (13.0 with 7.0), where placements
+    // leave the candidates as they were. In a building phase of its own nearly every
+    // decision builds (and changes them): keeping them there cost more than it saved.
+    if s.turn.stage != Stage::BuildAndPlace {
+        return work_out_build_candidates(s);
+    }
+    let builds = match s.build_memo.take() {
+        Some(b) if b.matches(s) => {
+            #[cfg(test)]
+            tests::BUILD_MEMO_HITS.set(tests::BUILD_MEMO_HITS.get() + 1);
+            b
+        }
+        _ => Box::new(Builds::of(s)),
+    };
+    let v = builds.candidates.clone();
+    s.build_memo.put(builds);
+    v
+}
+
+/// Build candidates ([`build_candidates`]) with everything they are worked out from: the
+/// player, the towns and cities, the terrain, and with fog what the player explored,
+/// sees and remembers.
+pub(crate) struct Builds {
+    seat: engine::Seat,
+    towns: Vec<(Hex, crate::state::Town)>,
+    /// The terrain of each hex, as [`movement::World::terrain_code`]s.
+    terrain: Vec<u8>,
+    /// With fog: what the player explored, what he sees, and (Dark) what he remembers.
+    fog: Option<BuildFog>,
+    candidates: Vec<Action>,
+}
+
+/// [`Builds`]' fog: the explored and visible hexes, and the player's remembered towns.
+type BuildFog = (
+    hexmap::Grid<u8>,
+    hexmap::Grid<u8>,
+    Vec<(Hex, crate::state::Town)>,
+);
+
+impl Builds {
+    /// The build candidates of `s`, worked out.
+    fn of(s: &Viktory) -> Builds {
+        let seat = s.turn.active;
+        Builds {
+            seat,
+            towns: s.towns.clone(),
+            terrain: s
+                .cells
+                .iter()
+                .map(|&c| movement::World::terrain_code(c))
+                .collect(),
+            fog: s.fog.as_ref().map(|f| {
+                let memory = f.memory.get(seat.index()).cloned().unwrap_or_default();
+                (f.explored.clone(), f.visible.clone(), memory)
+            }),
+            candidates: work_out_build_candidates(s),
+        }
+    }
+
+    /// Whether these are the build candidates of `s`: all they are worked out from is
+    /// as it was.
+    fn matches(&self, s: &Viktory) -> bool {
+        let seat = s.turn.active;
+        self.seat == seat
+            && self.towns == s.towns
+            && self.terrain.len() == s.cells.len()
+            && (self.terrain.iter().zip(s.cells.iter())).fold(0, |diff, (&t, &c)| {
+                diff | (t ^ movement::World::terrain_code(c))
+            }) == 0
+            && match (&self.fog, &s.fog) {
+                (None, None) => true,
+                (Some((explored, visible, memory)), Some(f)) => {
+                    *explored == f.explored
+                        && *visible == f.visible
+                        && f.memory.get(seat.index()).is_some_and(|m| m == memory)
+                }
+                _ => false,
+            }
+    }
+}
+
+/// The candidates of [`build_candidates`], worked out from the position.
+fn work_out_build_candidates(s: &Viktory) -> Vec<Action> {
+    /// A known town on the hex or next to it.
+    const CROWDED: u8 = 1;
+    /// Within three hexes of an own town.
+    const NEAR: u8 = 2;
     let seat = s.turn.active;
     let board = s.board;
     let mut marks = Marks::new(board, 3);
@@ -608,49 +691,65 @@ fn unit_destinations(
 /// legal actions of a movement phase listed them, with the [`movement::World`] they
 /// were worked out in. In the movement phase one step changes one own unit, which is
 /// not part of the world: the next decision works out only that unit's group again.
+/// `tests::the_move_memo_agrees_with_working_out_every_unit` plays seeded games through
+/// the plain computation beside this one.
+pub(crate) type MoveMemo = Kept<Moves>;
+
+/// Cache (issue 28): the last build candidates ([`build_candidates`]) of the online
+/// rules' combined building and placement phase, with everything they were worked out
+/// from ([`Builds`]). A placement changes none of it, and the next decision takes the
+/// list as it was. `tests::build_candidates_agree_with_the_reference` checks every
+/// building decision of seeded games against the plain computation.
+pub(crate) type BuildMemo = Kept<Builds>;
+
+/// A cache of the legal actions kept beside the position (issue 28).
 ///
-/// Not part of the position: two states compare equal whatever their memos hold, a
-/// memo is never saved (a loaded state starts without one), and a clone starts without
+/// Not part of the position: two states compare equal whatever their caches hold, a
+/// cache is never saved (a loaded state starts without one), and a clone starts without
 /// one (a clone is most often made to try one action and be scored, never listed; and
 /// what is not shared needs no counting of its owners, which cost more time than the
-/// memo saved). `tests::the_move_memo_agrees_with_working_out_every_unit` plays seeded
-/// games through the plain computation beside this one.
-#[derive(Default)]
-pub(crate) struct MoveMemo(Mutex<Option<Box<Moves>>>);
+/// cache saved).
+pub(crate) struct Kept<T>(Mutex<Option<Box<T>>>);
 
-impl MoveMemo {
-    fn take(&self) -> Option<Box<Moves>> {
+impl<T> Kept<T> {
+    fn take(&self) -> Option<Box<T>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 
-    fn put(&self, moves: Box<Moves>) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(moves);
+    fn put(&self, kept: Box<T>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(kept);
     }
 }
 
-impl Clone for MoveMemo {
+impl<T> Default for Kept<T> {
+    fn default() -> Self {
+        Kept(Mutex::new(None))
+    }
+}
+
+impl<T> Clone for Kept<T> {
     fn clone(&self) -> Self {
-        MoveMemo::default()
+        Kept::default()
     }
 }
 
-impl PartialEq for MoveMemo {
-    fn eq(&self, _: &MoveMemo) -> bool {
+impl<T> PartialEq for Kept<T> {
+    fn eq(&self, _: &Kept<T>) -> bool {
         true
     }
 }
 
-impl Eq for MoveMemo {}
+impl<T> Eq for Kept<T> {}
 
-impl std::fmt::Debug for MoveMemo {
+impl<T> std::fmt::Debug for Kept<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("MoveMemo")
+        f.write_str("Kept")
     }
 }
 
 /// One listing's destinations, and the last listing's (kept in the same world),
 /// double-buffered so that a listing allocates nothing once the buffers have grown.
-struct Moves {
+pub(crate) struct Moves {
     world: movement::World,
     /// This listing's groups, their destinations ranges of `dests`.
     groups: Vec<Group>,
@@ -772,6 +871,8 @@ pub(crate) mod tests {
         pub(crate) static PLAIN_MOVES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
         /// Groups whose destinations the [`MoveMemo`] gave.
         pub(crate) static MEMO_GROUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        /// Build candidates the [`BuildMemo`] gave.
+        pub(crate) static BUILD_MEMO_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     }
 
     /// Every legal action the [`MoveMemo`] helps list is the one working out every
@@ -841,17 +942,23 @@ pub(crate) mod tests {
     /// (under Dark, a new town only in sight) and no other, at every decision of the
     /// building phases of seeded random games, with and without fog, with relocation and
     /// Metropolises. Fails when a site two hexes from a town is left out, or a crowded
-    /// one let in.
+    /// one let in; and, in the online rules' combined phase, where the last candidates
+    /// are kept ([`BuildMemo`]), when the memo is not told that the towns or what the
+    /// player sees changed. (A Dark memory changes only with the sight or the towns, so
+    /// leaving it out of the memo's key fails nothing here; it stays in the key, as
+    /// something the candidates are worked out from.)
     #[test]
     fn build_candidates_agree_with_the_reference() {
         let game = crate::rules::fog::tests::game;
         let games = [
             game("classic", 4, &[], 30),
             game("classic", 3, &["independent_exploration"], 30),
+            game("online", 4, &[], 30),
             game("online", 4, &["dark", "independent_exploration"], 30),
             game("expansion", 4, &["relocation", "metropolis"], 30),
         ];
         let (mut positions, mut towns) = (0, 0);
+        BUILD_MEMO_HITS.set(0);
         for (g, first) in games.iter().enumerate() {
             for seed in 0..4 {
                 let mut s = first.clone();
@@ -881,9 +988,10 @@ pub(crate) mod tests {
                 }
             }
         }
+        let kept = BUILD_MEMO_HITS.get();
         assert!(
-            positions > 200 && towns > 2000,
-            "{positions} positions, {towns} town sites"
+            positions > 200 && towns > 2000 && kept > 1000,
+            "{positions} positions, {towns} town sites, {kept} lists from the memo"
         );
     }
 }

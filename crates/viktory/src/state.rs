@@ -577,6 +577,8 @@ pub struct Viktory {
     pub(crate) units_as_given: bool,
     /// Cache: the movement phase's destinations as the last legal actions listed them.
     pub(crate) move_memo: crate::legal::MoveMemo,
+    /// Cache (issue 28): the last build candidates, not part of the position.
+    pub(crate) build_memo: crate::legal::BuildMemo,
 }
 
 /// Most units a setup may hold (a game holds some hundreds at most).
@@ -1191,6 +1193,7 @@ impl Viktory {
             },
             units_as_given: setup.units_as_given,
             move_memo: crate::legal::MoveMemo::default(),
+            build_memo: crate::legal::BuildMemo::default(),
         };
         if !state.units_as_given {
             for seat in (0..n).map(Seat) {

@@ -461,7 +461,7 @@ impl World {
     }
 
     /// A hex's terrain as a byte: 0 face down, else one more than the terrain's place.
-    fn terrain_code(c: crate::state::Cell) -> u8 {
+    pub(crate) fn terrain_code(c: crate::state::Cell) -> u8 {
         c.terrain.map_or(0, |t| t as u8 + 1)
     }
 
