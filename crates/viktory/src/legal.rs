@@ -159,7 +159,7 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
     // Kept only in the online rules' combined phase (13.0 with 7.0), where placements
     // leave the candidates as they were. In a building phase of its own nearly every
     // decision builds (and changes them): keeping them there cost more than it saved.
-    if s.turn.stage != Stage::BuildAndPlace {
+    if s.turn.stage != Stage::BuildAndPlace || plain_moves() {
         return work_out_build_candidates(s);
     }
     let builds = match s.build_memo.take() {
@@ -844,9 +844,10 @@ impl Moves {
     }
 }
 
-/// Whether the movement phase is listed the plain way, its moves without the
-/// [`MoveMemo`] and its boardings and landings filtered through `check`: only in the
-/// test that compares the two ([`tests::PLAIN_MOVES`]).
+/// Whether the legal actions are listed the plain way: the movement phase's moves
+/// without the [`MoveMemo`] and its boardings and landings filtered through `check`,
+/// the build candidates without the [`BuildMemo`]. Only in the test that compares the
+/// two ([`tests::PLAIN_MOVES`]).
 #[cfg(test)]
 fn plain_moves() -> bool {
     tests::PLAIN_MOVES.get()
@@ -866,8 +867,9 @@ pub(crate) mod tests {
 
     thread_local! {
         /// Lists every unit's moves by itself, without the [`MoveMemo`] and without
-        /// grouping alike units, and the boardings and landings through `check`: the
-        /// computations the memo and the direct naval checks replaced.
+        /// grouping alike units, the boardings and landings through `check`, and the
+        /// build candidates without the [`BuildMemo`]: the computations the memos and
+        /// the direct naval checks replaced.
         pub(crate) static PLAIN_MOVES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
         /// Groups whose destinations the [`MoveMemo`] gave.
         pub(crate) static MEMO_GROUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
@@ -882,7 +884,8 @@ pub(crate) mod tests {
     /// characteristics, pillage). Fails when the memo's world leaves out
     /// something the step rules read, or a unit's group is told apart by too little; and
     /// when the boardings and landings checked directly are not those `check` allows
-    /// (a frigate's room or its one drop-off hex left out).
+    /// (a frigate's room or its one drop-off hex left out); and when the online rules'
+    /// combined phase lists other actions with the [`BuildMemo`] than without.
     #[test]
     fn the_move_memo_agrees_with_working_out_every_unit() {
         let game = crate::rules::fog::tests::game;
@@ -898,6 +901,7 @@ pub(crate) mod tests {
             game("classic", 4, &[], 30),
             game("classic", 2, &[], 30),
             game("online", 4, &["dark", "independent_exploration"], 30),
+            game("online", 3, &[], 30),
             game("expansion", 4, &every, 30),
             game("expansion", 6, &["subjugation"], 30),
         ];
