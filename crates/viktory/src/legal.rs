@@ -638,7 +638,14 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                     .into_iter()
                     .map(|(kind, town, to)| Action::Place { kind, town, to }),
             );
-            v.extend(reserve::redeployable(s).map(|unit| Action::Redeploy { unit }));
+            // Exactly the units `check_redeploy` accepts (H-20), so not checked again
+            // but in the plain listing that tests it.
+            let redeploys = reserve::redeployable(s).map(|unit| Action::Redeploy { unit });
+            if plain_moves() {
+                v.extend(redeploys);
+            } else {
+                checked.extend(redeploys);
+            }
             v
         }
         Stage::FirstPlayer | Stage::Start | Stage::PlacementBattles => vec![],
@@ -846,8 +853,8 @@ impl Moves {
 
 /// Whether the legal actions are listed the plain way: the movement phase's moves
 /// without the [`MoveMemo`] and its boardings and landings filtered through `check`,
-/// the build candidates without the [`BuildMemo`]. Only in the test that compares the
-/// two ([`tests::PLAIN_MOVES`]).
+/// the build candidates without the [`BuildMemo`], the redeployments filtered through
+/// `check`. Only in the test that compares the two ([`tests::PLAIN_MOVES`]).
 #[cfg(test)]
 fn plain_moves() -> bool {
     tests::PLAIN_MOVES.get()
@@ -867,9 +874,9 @@ pub(crate) mod tests {
 
     thread_local! {
         /// Lists every unit's moves by itself, without the [`MoveMemo`] and without
-        /// grouping alike units, the boardings and landings through `check`, and the
-        /// build candidates without the [`BuildMemo`]: the computations the memos and
-        /// the direct naval checks replaced.
+        /// grouping alike units, the boardings, landings and redeployments through
+        /// `check`, and the build candidates without the [`BuildMemo`]: the
+        /// computations the memos and the direct checks replaced.
         pub(crate) static PLAIN_MOVES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
         /// Groups whose destinations the [`MoveMemo`] gave.
         pub(crate) static MEMO_GROUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
@@ -885,7 +892,8 @@ pub(crate) mod tests {
     /// something the step rules read, or a unit's group is told apart by too little; and
     /// when the boardings and landings checked directly are not those `check` allows
     /// (a frigate's room or its one drop-off hex left out); and when the online rules'
-    /// combined phase lists other actions with the [`BuildMemo`] than without.
+    /// combined phase lists other actions with the [`BuildMemo`] than without, or other
+    /// redeployments than `check` allows.
     #[test]
     fn the_move_memo_agrees_with_working_out_every_unit() {
         let game = crate::rules::fog::tests::game;

@@ -456,7 +456,8 @@ fn placed_now(s: &Viktory, unit: UnitId) -> bool {
 
 /// Expansion, Redeployment (H-20): the active player's units he may take back into
 /// his reserve now: every one of his units on the map but those placed in this phase.
-/// None when the rule is off.
+/// None when the rule is off. Exactly the units [`check_redeploy`] accepts (the legal
+/// actions list them without asking it).
 pub fn redeployable(s: &Viktory) -> impl Iterator<Item = UnitId> + '_ {
     let seat = s.turn.active;
     s.units
