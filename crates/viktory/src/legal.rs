@@ -148,9 +148,9 @@ fn metropolis_switches(s: &Viktory) -> Vec<Action> {
 /// [`town_builds`], and a new town on every site the seat knows to be land, two or
 /// three hexes from an own town (7.21), with no known town on or next to it, in sight
 /// (Dark: `building::check_town` refuses a site out of sight, and is not asked here, as
-/// it would write that refusal for most of the range). Each site once, in no order: the
-/// crowded and near hexes are marked on a padded square ([`Marks`]), then read row by
-/// row from it (issue 28).
+/// it would write that refusal for most of the range). Each site once, in no order. In
+/// the online rules' combined phase the last list is kept for the next decision
+/// ([`BuildMemo`]).
 fn build_candidates(s: &Viktory) -> Vec<Action> {
     #[cfg(test)]
     if crate::rules::fog::tests::REFERENCE.get() {
@@ -237,7 +237,9 @@ impl Builds {
     }
 }
 
-/// The candidates of [`build_candidates`], worked out from the position.
+/// The candidates of [`build_candidates`], worked out from the position: the crowded
+/// and near hexes are marked on a padded square ([`Marks`]), then read row by row from
+/// it (issue 28).
 fn work_out_build_candidates(s: &Viktory) -> Vec<Action> {
     /// A known town on the hex or next to it.
     const CROWDED: u8 = 1;
