@@ -165,6 +165,9 @@ export async function avlFamily(api, id) {
   /** Whether the map has opened on this seat's decision, and whether the last drawing
    *  was this seat's decision (a new one zooms the map there again). */
   let focusedOnce = false;
+  /** The segment the map last zoomed on (`segmentOf`): a new one of this seat's zooms
+   *  the map there again, though no other seat's decision came between. */
+  let focusedOn = null;
   /** The selected hex last kept clear of the overlay. */
   let clearedFor = null;
   let wasMine = false;
@@ -413,6 +416,14 @@ export async function avlFamily(api, id) {
     if (d.act.length) return d.act;
     const a = state.view.position.activation;
     return a ? [...a.units, ...a.hqs].map((x) => pieceHex(state, x)).filter(Boolean) : [];
+  }
+
+  /** The segment a decision belongs to: the turn, the phase, the side to move and the
+   *  activation (the chit drawn and its HQs, 7.2). */
+  function segmentOf(state) {
+    const p = state.view.position;
+    const a = p.activation;
+    return JSON.stringify([p.turn, p.phase, p.active, a ? a.chit : null, a ? a.hqs : null]);
   }
 
   /** The "go to" buttons over the map: the next piece to act, the combat, a retreat,
@@ -1040,12 +1051,16 @@ export async function avlFamily(api, id) {
       // A stack just selected, with its neighbours, is kept clear of the move box.
       if (mv.from && mv.from !== clearedFor) keepClear(svg, mv.from);
       clearedFor = mv.from;
-      // Open on the decision: on the first drawing, and when the decision comes to
-      // this seat (not on each of its moves: the player keeps the view they chose).
+      // Open on the decision: on the first drawing, when the decision comes to this
+      // seat, and when this seat's next segment begins (the next chit drawn may be his
+      // again, with other stacks elsewhere); not on each of its moves: the player keeps
+      // the view they chose.
       if (ctx && Array.isArray(state.legal)) {
         const mine = state.legal.length > 0;
-        if (!focusedOnce || (mine && !wasMine)) {
+        const segment = segmentOf(state);
+        if (!focusedOnce || (mine && (!wasMine || segment !== focusedOn))) {
           focusedOnce = true;
+          focusedOn = segment;
           const keys = focusKeys(state, marks);
           if (keys.length) zoomTo(svg, keys);
         }

@@ -294,6 +294,37 @@ export async function takeBack(browser, base) {
   await context.close();
 }
 
+/** How many hexes are marked as having actions, and how many of them have their centre
+ *  inside the map's box (the map is zoomed, so the rest are out of view). */
+async function sourcesInView(page) {
+  return page.evaluate(() => {
+    const box = document.querySelector('svg.map').getBoundingClientRect();
+    const out = { sources: 0, inView: 0 };
+    for (const g of document.querySelectorAll('svg.map g.hex')) {
+      if (!g.querySelector('polygon.source')) continue;
+      const r = g.getBoundingClientRect();
+      const [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+      out.sources += 1;
+      if (x >= box.left && x <= box.right && y >= box.top && y <= box.bottom) out.inView += 1;
+    }
+    return out;
+  });
+}
+
+/** The first hex marked as having actions whose centre a click reaches (the hex itself
+ *  is hit there, not the page around a zoomed map nor the box over it), or null. */
+async function sourceInView(page) {
+  return page.evaluate(() => {
+    for (const g of document.querySelectorAll('svg.map g.hex')) {
+      if (!g.querySelector('polygon.source')) continue;
+      const r = g.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+      if (hit && hit.closest && hit.closest('g.hex') === g) return g.dataset.hex;
+    }
+    return null;
+  });
+}
+
 export async function victoryLost(browser, base) {
   // A Victory Lost against the random bot: the map sheet from the board, counters on
   // it, chits, activations and moves played by clicking.
@@ -316,14 +347,32 @@ export async function victoryLost(browser, base) {
   let explained = false;
   let attacks = false;
   const texts = new Set();
+  // Each Movement Segment of Ann's opens with a stack that may move in view, also when
+  // it follows another of hers with no Soviet decision between (the next chit drawn was
+  // an Axis HQ's): the segment is read from the API, at the version the page shows.
+  let segment = null;
+  let segments = 0;
+  const unseen = [];
   for (let n = 0; n < 400 && (acted < 40 || !costs); n += 1) {
     if (await page.locator('.banner.mine').count()) {
+      const st = await api(base, 'GET', `/api/games/${created.id}`, null, created.seats[0].token);
+      const p = st.view.position;
+      const seg = JSON.stringify([p.turn, p.phase, p.active, p.activation && p.activation.chit, p.activation && p.activation.hqs]);
+      const shown = Number(await page.locator('.status').getAttribute('data-version'));
+      if (seg !== segment && shown === st.version && p.phase === 'movement' && st.legal.length) {
+        segment = seg;
+        segments += 1;
+        const where = await sourcesInView(page);
+        if (where.sources && !where.inView) unseen.push(`${p.phase} of turn ${JSON.stringify(p.turn)}, version ${st.version}: ${where.sources} stacks to move, none in view`);
+      }
       for (const t of await page.locator('.action-list button, .general button').allTextContents()) texts.add(t.split(' ')[0]);
       marked = marked || (await page.locator('g.hex:has(polygon.source), g.hex:has(polygon.target)').count()) > 0;
-      // Movement (8.1-8.3): selecting a stack shows what each of its moves costs.
-      const sources = page.locator('g.hex:has(polygon.source)');
-      if (!costs && (await page.locator('.status').textContent()).includes('movement') && (await sources.count())) {
-        await sources.first().click({ timeout: 5000 }).catch(() => {});
+      // Movement (8.1-8.3): selecting a stack shows what each of its moves costs. The
+      // stack clicked is one a player can click: in view (the map is zoomed on the
+      // decision, and a spread-out one may not fit) and not under the move box.
+      const source = !costs && (await page.locator('.status').textContent()).includes('movement') ? await sourceInView(page) : null;
+      if (source) {
+        await page.click(`g.hex[data-hex="${source}"]`, { timeout: 5000 }).catch(() => {});
         costs = (await page.locator('svg.map .move-cost').count()) > 0;
         explained = explained || (await page.locator('.action-list button', { hasText: / MP,/ }).count()) > 0;
         if (costs) await page.screenshot({ path: path.join(shots, '17-avl-move-costs.png') });
@@ -339,6 +388,7 @@ export async function victoryLost(browser, base) {
   }
   check(acted >= 10, `played ${acted} A Victory Lost decisions through the UI`);
   check(marked, 'the hexes of the legal actions are outlined on the map');
+  check(unseen.length === 0, `each of Ann's ${segments} Movement Segments opened with a stack to move in view: ${unseen.join('; ')}`);
   check(costs, 'a selected stack shows the MP cost of its moves on the map');
   check(explained, 'the move actions say what they cost');
   console.log(`  avl: ${acted} decisions; the odds of possible attacks ${attacks ? 'were' : 'were not'} shown`);
