@@ -2,6 +2,7 @@
 //! that the two can never disagree. The movement phase's destinations are kept from one
 //! decision to the next while nothing they depend on changed (`MoveMemo`, issue 28).
 
+use std::cell::OnceCell;
 use std::sync::{Mutex, PoisonError};
 
 use engine::ToMove;
@@ -159,7 +160,7 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
     // Kept only in the online rules' combined phase (13.0 with 7.0), where placements
     // leave the candidates as they were. In a building phase of its own nearly every
     // decision builds (and changes them): keeping them there cost more than it saved.
-    if s.turn.stage != Stage::BuildAndPlace || plain_moves() {
+    if s.turn.stage != Stage::BuildAndPlace || plain_listing() {
         return work_out_build_candidates(s);
     }
     let builds = match s.build_memo.take() {
@@ -508,14 +509,17 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             // `check_embark` and `check_disembark` use (`naval::can_embark`,
             // `naval::can_land`), and kept apart as the bombardments are: `Embark` and
             // `Disembark` sort between `Move` and `Bombard`.
-            let direct_naval = !plain_moves();
+            let direct_naval = !plain_listing();
             let (mut embarks, mut landings): (Vec<Action>, Vec<Action>) = (vec![], vec![]);
-            // The own frigates, each with whether it has room (9.41), once.
-            let frigates: Vec<(&Unit, bool)> = s
+            // The own frigates that pass their own rules (`naval::frigate_ready`; the
+            // plain way, every own frigate), each with whether it has room (9.41),
+            // asked once and only when needed.
+            let frigates: Vec<(&Unit, OnceCell<bool>)> = s
                 .units
                 .iter()
                 .filter(|f| f.owner == seat && f.kind == UnitKind::Frigate)
-                .map(|f| (f, naval::has_room(s, f.id)))
+                .filter(|f| !direct_naval || naval::frigate_ready(s, f))
+                .map(|f| (f, OnceCell::new()))
                 .collect();
             for u in s.units.iter().filter(|u| u.owner == seat) {
                 if let Some(f) = u.aboard {
@@ -527,7 +531,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                             .filter(|&to| s.terrain(to).is_some_and(Terrain::is_land));
                         if !direct_naval {
                             v.extend(lands.map(|to| Action::Disembark { unit: u.id, to }));
-                        } else if fr.owner == seat {
+                        } else if fr.owner == seat && naval::frigate_ready(s, fr) {
                             landings.extend(
                                 lands
                                     .filter(|&to| naval::can_land(s, u, fr, to, &switch))
@@ -608,11 +612,12 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                     && !u.transported
                     && (s.rules.frigate_characteristics || u.mp == s.rules.movement.get(u.kind))
                 {
-                    for &(f, room) in frigates.iter().filter(|(f, _)| f.hex.distance(u.hex) == 1) {
+                    for (f, room) in frigates.iter().filter(|(f, _)| f.hex.distance(u.hex) == 1) {
                         let embark = Action::Embark {
                             unit: u.id,
                             frigate: f.id,
                         };
+                        let room = || *room.get_or_init(|| naval::has_room(s, f.id));
                         if !direct_naval {
                             v.push(embark);
                         } else if naval::can_embark(s, u, f, &switch, room) {
@@ -643,7 +648,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             // Exactly the units `check_redeploy` accepts (H-20), so not checked again
             // but in the plain listing that tests it.
             let redeploys = reserve::redeployable(s).map(|unit| Action::Redeploy { unit });
-            if plain_moves() {
+            if plain_listing() {
                 v.extend(redeploys);
             } else {
                 checked.extend(redeploys);
@@ -776,7 +781,7 @@ impl Moves {
     /// Starts listing `seat`'s moves in `s`, with what its memo holds: the last listing
     /// kept if it was made in the same world.
     fn start(s: &Viktory, seat: engine::Seat) -> Box<Moves> {
-        let kept = if plain_moves() {
+        let kept = if plain_listing() {
             None
         } else {
             s.move_memo.take()
@@ -810,7 +815,7 @@ impl Moves {
     fn destinations(&mut self, u: &Unit, work_out: impl FnOnce(&mut Vec<Hex>)) -> &[Hex] {
         // The plain computation keeps the unit's number: each unit a group of its own,
         // worked out by itself.
-        let id = if plain_moves() { u.id } else { UnitId(0) };
+        let id = if plain_listing() { u.id } else { UnitId(0) };
         let alike = Unit { id, ..u.clone() };
         let key = Self::key(&alike);
         let find = |groups: &[Group]| {
@@ -847,7 +852,7 @@ impl Moves {
 
     /// Keeps this listing in `s`'s memo for the next.
     fn keep(self: Box<Moves>, s: &Viktory) {
-        if !plain_moves() {
+        if !plain_listing() {
             s.move_memo.put(self);
         }
     }
@@ -856,15 +861,15 @@ impl Moves {
 /// Whether the legal actions are listed the plain way: the movement phase's moves
 /// without the [`MoveMemo`] and its boardings and landings filtered through `check`,
 /// the build candidates without the [`BuildMemo`], the redeployments filtered through
-/// `check`. Only in the test that compares the two ([`tests::PLAIN_MOVES`]).
+/// `check`. Only in the test that compares the two ([`tests::PLAIN_LISTING`]).
 #[cfg(test)]
-fn plain_moves() -> bool {
-    tests::PLAIN_MOVES.get()
+fn plain_listing() -> bool {
+    tests::PLAIN_LISTING.get()
 }
 
 /// Never outside the tests.
 #[cfg(not(test))]
-fn plain_moves() -> bool {
+fn plain_listing() -> bool {
     false
 }
 
@@ -879,7 +884,7 @@ pub(crate) mod tests {
         /// grouping alike units, the boardings, landings and redeployments through
         /// `check`, and the build candidates without the [`BuildMemo`]: the
         /// computations the memos and the direct checks replaced.
-        pub(crate) static PLAIN_MOVES: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+        pub(crate) static PLAIN_LISTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
         /// Groups whose destinations the [`MoveMemo`] gave.
         pub(crate) static MEMO_GROUPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
         /// Build candidates the [`BuildMemo`] gave.
@@ -887,7 +892,7 @@ pub(crate) mod tests {
     }
 
     /// Every legal action the [`MoveMemo`] helps list is the one working out every
-    /// unit's moves by itself ([`PLAIN_MOVES`]) lists, at every decision of seeded random
+    /// unit's moves by itself ([`PLAIN_LISTING`]) lists, at every decision of seeded random
     /// games: classic, Dark fog with independent exploration, and Expansion with every
     /// rule that changes a step (subjugation, the road/ferry network, cavalry and frigate
     /// characteristics, pillage). Fails when the memo's world leaves out
@@ -916,9 +921,9 @@ pub(crate) mod tests {
             game("expansion", 6, &["subjugation"], 30),
         ];
         let plain = |s: &Viktory| {
-            PLAIN_MOVES.set(true);
+            PLAIN_LISTING.set(true);
             let v = legal_actions(s);
-            PLAIN_MOVES.set(false);
+            PLAIN_LISTING.set(false);
             v
         };
         MEMO_GROUPS.set(0);

@@ -178,31 +178,39 @@ pub fn check_embark(s: &Viktory, unit: UnitId, frigate: UnitId) -> Result<(), Ru
         return Err(why.error(unit, frigate, f.hex));
     }
     let u = movement::own_unit(s, unit)?;
-    embark_refusal(s, u, f, &movement::Switch::now(s), has_room(s, frigate))
+    embark_refusal(s, u, f, &movement::Switch::now(s), || has_room(s, frigate))
         .map_or(Ok(()), |why| Err(why.error(unit, frigate, f.hex)))
 }
 
-/// Whether [`check_embark`] lets the own land unit `u` board the own frigate `f`: the
-/// same rules, without writing a refusal, with the position's [`movement::Switch`] and
-/// whether the frigate has room ([`has_room`]) worked out once (for the legal actions).
+/// Whether the own unit `f` passes the rules on the frigate itself that boarding and
+/// landing share (an own frigate on water, not waiting to fight): asked once per
+/// frigate when the legal actions are listed, before [`can_embark`] and [`can_land`].
+pub(crate) fn frigate_ready(s: &Viktory, f: &Unit) -> bool {
+    frigate_refusal(s, f).is_none()
+}
+
+/// Whether [`check_embark`] lets the own land unit `u` board the own frigate `f`, which
+/// has passed [`frigate_ready`]: the same rules, without writing a refusal, with the
+/// position's [`movement::Switch`] worked out once and whether the frigate has room
+/// ([`has_room`]) asked only when the rest allow it (for the legal actions).
 pub(crate) fn can_embark(
     s: &Viktory,
     u: &Unit,
     f: &Unit,
     switch: &movement::Switch,
-    room: bool,
+    room: impl FnOnce() -> bool,
 ) -> bool {
-    frigate_refusal(s, f).is_none() && embark_refusal(s, u, f, switch, room).is_none()
+    embark_refusal(s, u, f, switch, room).is_none()
 }
 
 /// The rules of [`check_embark`] after the frigate's own ([`frigate_refusal`]), in its
-/// order; `room`: whether the frigate has room ([`has_room`]).
+/// order; `room`: whether the frigate has room ([`has_room`]), asked last.
 fn embark_refusal(
     s: &Viktory,
     u: &Unit,
     f: &Unit,
     switch: &movement::Switch,
-    room: bool,
+    room: impl FnOnce() -> bool,
 ) -> Option<Refusal> {
     if !u.kind.is_land() {
         return Some(Refusal::NotLand);
@@ -232,7 +240,7 @@ fn embark_refusal(
     if u.hex.distance(f.hex) != 1 {
         return Some(Refusal::NotAdjacent);
     }
-    if !room {
+    if !room() {
         return Some(Refusal::FrigateFull);
     }
     None
@@ -280,9 +288,10 @@ pub fn check_disembark(s: &Viktory, unit: UnitId, to: Hex) -> Result<(), RuleErr
     why.map_or(Ok(()), |why| Err(why.error(unit, frigate, to)))
 }
 
-/// Whether [`check_disembark`] lets the own cargo unit `u`, aboard the own frigate `f`,
-/// go ashore at `to`: the same rules, without writing a refusal, with the position's
-/// [`movement::Switch`] worked out once (for the legal actions).
+/// Whether [`check_disembark`] lets the own cargo unit `u`, aboard the own frigate `f`
+/// (which has passed [`frigate_ready`]), go ashore at `to`: the same rules, without
+/// writing a refusal, with the position's [`movement::Switch`] worked out once (for the
+/// legal actions).
 pub(crate) fn can_land(
     s: &Viktory,
     u: &Unit,
@@ -290,7 +299,7 @@ pub(crate) fn can_land(
     to: Hex,
     switch: &movement::Switch,
 ) -> bool {
-    frigate_refusal(s, f).is_none() && landing_refusal(s, u, f, to, switch).is_none()
+    landing_refusal(s, u, f, to, switch).is_none()
 }
 
 /// The rules of [`check_disembark`] after the frigate's own ([`frigate_refusal`]), in
@@ -312,11 +321,14 @@ fn landing_refusal(
         return Some(Refusal::LandingNotLand);
     }
     let seat = s.turn.active;
+    let hostile = subjugation::hostile_hex(s, to, seat);
+    // 15.63: a player who lost his capital may not land on an enemy on his next turn.
+    let reorganizing = || hostile && !subjugation::may_attack(s, seat);
     if s.rules.frigate_characteristics {
         if let Some(why) = transfer_cost_refusal(f, u) {
             return Some(why);
         }
-        if subjugation::hostile_hex(s, to, seat) && !subjugation::may_attack(s, seat) {
+        if reorganizing() {
             return Some(Refusal::Reorganizing);
         }
     } else if let Some(drop) = f.drop
@@ -324,13 +336,13 @@ fn landing_refusal(
     {
         return Some(Refusal::OneDropHex(drop));
     }
-    if s.turn.battle_hexes.contains(&to) && subjugation::hostile_hex(s, to, seat) {
+    if hostile && s.turn.battle_hexes.contains(&to) {
         return Some(Refusal::BattleFought);
     }
     if subjugation::alliance_hex(s, to, seat) {
         return Some(Refusal::AllianceStop);
     }
-    if subjugation::hostile_hex(s, to, seat) && !subjugation::may_attack(s, seat) {
+    if reorganizing() {
         return Some(Refusal::Reorganizing);
     }
     None
