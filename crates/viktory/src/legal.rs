@@ -505,6 +505,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             // Kept apart from the moves and put after them: `Bombard` sorts after `Move`.
             let mut bombards: Vec<Action> = Vec::new();
             let mut targets: Vec<Hex> = Vec::new();
+            let own = subjugation::bit(seat);
             // Boarding and landing are checked here directly too, with the rules
             // `check_embark` and `check_disembark` use (`naval::can_embark`,
             // `naval::can_land`), and kept apart as the bombardments are: `Embark` and
@@ -582,17 +583,17 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 if matches!(u.kind, UnitKind::Artillery | UnitKind::Frigate) && !u.attacked {
                     let range = u32::from(s.rules.bombard_range);
                     // Each enemy hex once, however many units stand in it (each
-                    // candidate is judged whole).
+                    // candidate is judged whole): the hexes in range where the
+                    // occupancy has another seat's unit (not cargo), in order (the
+                    // range runs row by row, as hexes sort).
                     targets.clear();
-                    targets.extend(
-                        s.units
-                            .iter()
-                            .filter(|e| e.owner != seat && e.aboard.is_none())
-                            .filter(|e| (1..=range).contains(&e.hex.distance(u.hex)))
-                            .map(|e| e.hex),
-                    );
-                    targets.sort_unstable();
-                    targets.dedup();
+                    targets.extend(u.hex.range_iter(range).filter(|&h| {
+                        h != u.hex
+                            && s.occupancy
+                                .get_hex(&s.board, h)
+                                .is_some_and(|&b| b & !own != 0)
+                    }));
+                    debug_assert!(targets.is_sorted());
                     if exact {
                         targets.retain(|&target| bombard::allows(s, u, target, &switch));
                     }

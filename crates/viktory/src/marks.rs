@@ -127,6 +127,23 @@ impl Marks {
             }
             return;
         };
+        if rings == 1 {
+            // The hex and its six neighbours (most of Dark sight's marks): fixed steps
+            // of the square's index, one row up and down, without the ring table.
+            let w = usize::try_from(self.width).expect("positive");
+            for i in [
+                centre - w,
+                centre + 1 - w,
+                centre - 1,
+                centre,
+                centre + 1,
+                centre + w - 1,
+                centre + w,
+            ] {
+                self.bits[i] |= m;
+            }
+            return;
+        }
         let count = usize::try_from(3 * rings * (rings + 1)).expect("at most 36");
         self.bits[centre] |= m;
         for &step in &self.steps[..count] {

@@ -23,6 +23,7 @@
 //! `tests::refresh_agrees_with_the_plain_recomputation` plays seeded games through the
 //! plain recomputation beside this one.
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 use engine::Seat;
@@ -145,9 +146,10 @@ fn source(rings: i32, hex: Hex) -> Source {
     [rings, hex.q, hex.r]
 }
 
-/// One reach search: the world it ran in, and each group's hexes.
+/// One reach search: the world it ran in (shared with the searches after it in the same
+/// world), and each group's hexes.
 pub(crate) struct Reached {
-    world: movement::World,
+    world: Arc<movement::World>,
     /// A unit standing for its group (numbered 0), and the hexes it reaches, each with
     /// its board index (shared with the next refresh's memo).
     groups: Vec<(Unit, Reach)>,
@@ -535,15 +537,27 @@ fn mark_source(marks: &mut Marks, source: Source, m: u8) {
 /// [`movement::World`].
 /// Each hex is listed once. Returns the hexes and the search, the next refresh's memo.
 fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
-    let world = movement::World::of(s, seat);
-    let memo = fog.reach_memo.0.as_deref().filter(|m| m.world == world);
+    // `World::matches` compares without building the world; only a new world is built.
+    let memo = fog
+        .reach_memo
+        .0
+        .as_deref()
+        .filter(|m| m.world.matches(s, seat));
+    let world = memo.map_or_else(
+        || Arc::new(movement::World::of(s, seat)),
+        |m| Arc::clone(&m.world),
+    );
     // The road ends, as movement has them: the seat's towns and cities, and (15.64) its
-    // Alliance partners'.
-    let ends: Vec<Hex> = s
-        .towns()
-        .map(|(h, _)| h)
-        .filter(|&h| movement::land_road_end(s, seat, h))
-        .collect();
+    // Alliance partners'; worked out only when a group is searched.
+    let ends: OnceCell<Vec<Hex>> = OnceCell::new();
+    let ends = || {
+        ends.get_or_init(|| {
+            s.towns()
+                .map(|(h, _)| h)
+                .filter(|&h| movement::land_road_end(s, seat, h))
+                .collect()
+        })
+    };
     let mut groups: Vec<(Unit, Reach)> = Vec::new();
     let switch = movement::Switch::now(s);
     for u in s
@@ -561,7 +575,7 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
         }
         let hexes = memo
             .and_then(|m| m.groups.iter().find(|(g, _)| *g == alike))
-            .map_or_else(|| reach_of(s, u, &ends).into(), |(_, hexes)| hexes.clone());
+            .map_or_else(|| reach_of(s, u, ends()).into(), |(_, hexes)| hexes.clone());
         groups.push((alike, hexes));
     }
     let mut out: Vec<Hex> = Vec::new();
