@@ -639,13 +639,22 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             if s.turn.stage == Stage::BuildAndPlace {
                 v.extend(build_candidates(s));
             }
-            // Exactly what `check` accepts now (`reserve::check_place`): `placements`
-            // keeps only those `can_place` allows, so they are not checked again.
-            checked.extend(
-                reserve::placements(s)
-                    .into_iter()
-                    .map(|(kind, town, to)| Action::Place { kind, town, to }),
-            );
+            // Exactly what `check` accepts now (`reserve::check_place`), so not checked
+            // again but in the plain listing that tests it: there every candidate goes
+            // through `check`.
+            if plain_listing() {
+                v.extend(
+                    reserve::candidates(s, &mut reserve::PlaceMemo::default())
+                        .into_iter()
+                        .map(|(kind, town, to)| Action::Place { kind, town, to }),
+                );
+            } else {
+                checked.extend(
+                    reserve::placements(s)
+                        .into_iter()
+                        .map(|(kind, town, to)| Action::Place { kind, town, to }),
+                );
+            }
             // Exactly the units `check_redeploy` accepts (H-20), so not checked again
             // but in the plain listing that tests it.
             let redeploys = reserve::redeployable(s).map(|unit| Action::Redeploy { unit });
@@ -861,8 +870,9 @@ impl Moves {
 
 /// Whether the legal actions are listed the plain way: the movement phase's moves
 /// without the [`MoveMemo`] and its boardings and landings filtered through `check`,
-/// the build candidates without the [`BuildMemo`], the redeployments filtered through
-/// `check`. Only in the test that compares the two ([`tests::PLAIN_LISTING`]).
+/// the build candidates without the [`BuildMemo`], the placement candidates and the
+/// redeployments filtered through `check`. Only in the test that compares the two
+/// ([`tests::PLAIN_LISTING`]).
 #[cfg(test)]
 fn plain_listing() -> bool {
     tests::PLAIN_LISTING.get()
@@ -882,8 +892,8 @@ pub(crate) mod tests {
 
     thread_local! {
         /// Lists every unit's moves by itself, without the [`MoveMemo`] and without
-        /// grouping alike units, the boardings, landings and redeployments through
-        /// `check`, and the build candidates without the [`BuildMemo`]: the
+        /// grouping alike units, the boardings, landings, placements and redeployments
+        /// through `check`, and the build candidates without the [`BuildMemo`]: the
         /// computations the memos and the direct checks replaced.
         pub(crate) static PLAIN_LISTING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
         /// Groups whose destinations the [`MoveMemo`] gave.
@@ -901,7 +911,9 @@ pub(crate) mod tests {
     /// when the boardings and landings checked directly are not those `check` allows
     /// (a frigate's room or its one drop-off hex left out); and when the online rules'
     /// combined phase lists other actions with the [`BuildMemo`] than without, or other
-    /// redeployments than `check` allows.
+    /// redeployments than `check` allows; and when `reserve::placements`, which asks
+    /// the rules on a town once for every land kind, lists other placements than
+    /// `check` allows of every candidate.
     #[test]
     fn the_move_memo_agrees_with_working_out_every_unit() {
         let game = crate::rules::fog::tests::game;
@@ -931,6 +943,8 @@ pub(crate) mod tests {
         let mut decisions = 0;
         // Boardings and landings listed.
         let mut naval = [0; 2];
+        // Placements listed (`reserve::tests` covers a player without his capital).
+        let mut placements = 0;
         for (g, first) in games.iter().enumerate() {
             for seed in 0..6 {
                 let mut s = first.clone();
@@ -944,6 +958,7 @@ pub(crate) mod tests {
                             match a {
                                 Action::Embark { .. } => naval[0] += 1,
                                 Action::Disembark { .. } => naval[1] += 1,
+                                Action::Place { .. } => placements += 1,
                                 _ => {}
                             }
                         }
@@ -954,8 +969,13 @@ pub(crate) mod tests {
         }
         let reused = MEMO_GROUPS.get();
         assert!(
-            decisions > 20_000 && reused > 50_000 && naval[0] > 1_000 && naval[1] > 1_000,
-            "{decisions} decisions, {reused} groups from the memo, {naval:?} boardings and landings"
+            decisions > 20_000
+                && reused > 50_000
+                && naval[0] > 1_000
+                && naval[1] > 1_000
+                && placements > 1_000,
+            "{decisions} decisions, {reused} groups from the memo, {naval:?} boardings and \
+             landings, {placements} placements"
         );
     }
     /// `build_candidates` gives each candidate `build_candidates_reference` gives once

@@ -10,7 +10,7 @@ use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
 use crate::rules::{LostCapital, battle, exploration, fog, subjugation};
-use crate::state::{Placed, Viktory};
+use crate::state::{Placed, Town, Viktory};
 use crate::unit::{Unit, UnitId, UnitKind};
 
 /// Puts a reserve unit on the map at `hex`; like any unit entering a hex it reveals the
@@ -163,7 +163,7 @@ pub fn can_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> bool {
 /// position's placements are judged (issue 28): every kind in the reserve asks of the
 /// same towns. Each answer is worked out when first asked.
 #[derive(Default)]
-struct PlaceMemo {
+pub(crate) struct PlaceMemo {
     /// Whether the active player holds his capital (14.0).
     held: Option<bool>,
     /// 13.2: per town, whether an enemy unit stands next to it ([`enemy_adjacent`]).
@@ -346,16 +346,9 @@ fn place_refusal(
     if s.rules.adjacent_enemy_restriction && memo.near(s, town) {
         return Some(R::EnemyAdjacent);
     }
-    let terrain = s.terrain(town).unwrap_or(Terrain::Plains);
     // 14.0: cities act as towns while the capital is lost.
-    let capacity = t.supports(&s.rules, terrain, held, kind);
-    let used = s
-        .turn
-        .placed
-        .iter()
-        .filter(|p| p.town == town && p.kind == kind)
-        .count();
-    if used >= capacity {
+    let capacity = capacity(s, t, town, held, kind);
+    if placed_through(s, town, kind) >= capacity {
         return Some(R::Capacity(capacity));
     }
     if frigate && !fallback && !memo.water(s, town).contains(&to) {
@@ -381,17 +374,61 @@ pub fn apply_place(s: &mut Viktory, kind: UnitKind, town: Hex, to: Hex, ev: &mut
     }
 }
 
-/// Every placement that could be made now (candidates, checked).
+/// Every placement the active player may make now: exactly those [`check_place`]
+/// allows, town by town (in no particular order). A land unit goes only to its town,
+/// and what 13.2 and 14.0 ask of the town (the capital held, a pillaged hex or an enemy
+/// unit next to it) is the same for every land kind, so it is asked once per town; the
+/// kind's own rules (13.11's capacity) after it. A frigate's candidates (the water next
+/// to the town or nearest to it) each go through the rules [`check_place`] uses.
 pub fn placements(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
+    let seat = s.turn.active;
+    let reserve = s.players[seat.index()].reserve;
     let mut memo = PlaceMemo::default();
-    let mut v = candidates(s, &mut memo);
-    v.retain(|&(k, t, h)| place_refusal(s, k, t, h, &mut memo).is_none());
+    let mut v = Vec::new();
+    for (town, t) in s.towns().filter(|(_, t)| t.owner == seat) {
+        let capital = t.capital_of == Some(seat);
+        // Whether the town takes no land unit at all (13.2), asked when first needed.
+        let mut closed: Option<bool> = None;
+        for kind in UnitKind::ALL.into_iter().filter(|&k| reserve.get(k) > 0) {
+            if kind == UnitKind::Frigate {
+                for to in frigate_candidates(s, town, &mut memo) {
+                    if place_refusal(s, kind, town, to, &mut memo).is_none() {
+                        v.push((kind, town, to));
+                    }
+                }
+                continue;
+            }
+            // 13.4: the capital takes anything, any number.
+            if !capital {
+                let held = memo.held(s);
+                // 14.0: without the capital, infantry only, and none at all under
+                // the no-placement rule.
+                if !held
+                    && (kind != UnitKind::Infantry
+                        || s.rules.lost_capital == LostCapital::NoPlacement)
+                {
+                    continue;
+                }
+                // Next to a pillaged hex, or (13.2) to an enemy unit: no land unit.
+                let closed = *closed.get_or_insert_with(|| {
+                    crate::rules::pillage::next_to_pillage(s, town)
+                        || (s.rules.adjacent_enemy_restriction && memo.near(s, town))
+                });
+                if closed || placed_through(s, town, kind) >= capacity(s, t, town, held, kind) {
+                    continue;
+                }
+            }
+            v.push((kind, town, town));
+        }
+    }
     v
 }
 
 /// Placements worth checking: each reserve kind through each own town, frigates to the
-/// water next to it or nearest to it.
-fn candidates(s: &Viktory, memo: &mut PlaceMemo) -> Vec<(UnitKind, Hex, Hex)> {
+/// water next to it or nearest to it. [`placements`] keeps those
+/// [`check_place`] allows; the legal actions' plain listing, which tests it, checks
+/// these.
+pub(crate) fn candidates(s: &Viktory, memo: &mut PlaceMemo) -> Vec<(UnitKind, Hex, Hex)> {
     let seat = s.turn.active;
     let reserve = s.players[seat.index()].reserve;
     let towns: Vec<Hex> = s
@@ -403,16 +440,7 @@ fn candidates(s: &Viktory, memo: &mut PlaceMemo) -> Vec<(UnitKind, Hex, Hex)> {
     for kind in UnitKind::ALL.into_iter().filter(|&k| reserve.get(k) > 0) {
         for &town in &towns {
             if kind == UnitKind::Frigate {
-                let mut hexes = memo.water(s, town).to_vec();
-                hexes.extend(alliance_fallback_hexes(s, seat, town, true));
-                hexes.extend(alliance_fallback_hexes(s, seat, town, false));
-                hexes.extend(
-                    town.neighbors().into_iter().filter(|h| {
-                        fog::known_terrain(s, s.turn.active, *h) == Some(Terrain::Water)
-                    }),
-                );
-                hexes.sort();
-                hexes.dedup();
+                let hexes = frigate_candidates(s, town, memo);
                 v.extend(hexes.into_iter().map(|h| (kind, town, h)));
             } else {
                 v.push((kind, town, town));
@@ -420,6 +448,40 @@ fn candidates(s: &Viktory, memo: &mut PlaceMemo) -> Vec<(UnitKind, Hex, Hex)> {
         }
     }
     v
+}
+
+/// The hexes worth checking for a frigate placed through `town`, sorted: the water its
+/// frigates go to (13.3), the Alliance fallbacks (15.64), and the water next to it as
+/// the active player knows it.
+fn frigate_candidates(s: &Viktory, town: Hex, memo: &mut PlaceMemo) -> Vec<Hex> {
+    let seat = s.turn.active;
+    let mut hexes = memo.water(s, town).to_vec();
+    hexes.extend(alliance_fallback_hexes(s, seat, town, true));
+    hexes.extend(alliance_fallback_hexes(s, seat, town, false));
+    hexes.extend(
+        town.neighbors()
+            .into_iter()
+            .filter(|h| fog::known_terrain(s, seat, *h) == Some(Terrain::Water)),
+    );
+    hexes.sort();
+    hexes.dedup();
+    hexes
+}
+
+/// 13.11: how many units of `kind` the own town `t` at `town` supports (14.0: a city
+/// counts as a town while its owner's capital is lost, `held` false).
+fn capacity(s: &Viktory, t: Town, town: Hex, held: bool, kind: UnitKind) -> usize {
+    let terrain = s.terrain(town).unwrap_or(Terrain::Plains);
+    t.supports(&s.rules, terrain, held, kind)
+}
+
+/// How many units of `kind` were placed through `town` this phase.
+fn placed_through(s: &Viktory, town: Hex, kind: UnitKind) -> usize {
+    s.turn
+        .placed
+        .iter()
+        .filter(|p| p.town == town && p.kind == kind)
+        .count()
 }
 
 /// Whether any placement is possible (otherwise the phase ends by itself).
@@ -520,5 +582,77 @@ pub fn apply_redeploy(s: &mut Viktory, unit: UnitId, ev: &mut Vec<Event>) {
     s.refresh_occupancy();
     if s.turn.moving == Some(unit) {
         s.turn.moving = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::movement::tests::random_step;
+    use crate::state::Stage;
+    use engine::{Game, GameRng, ToMove};
+
+    /// `placements`, which asks the rules on a town once for every land kind, lists
+    /// exactly the candidates `check_place` allows, at every placing decision of seeded
+    /// random games with pillage and 13.2's adjacent-enemy restriction: as played, and
+    /// with the active player's capital given to another player under each 14.0 rule
+    /// (cities as towns, no placement), which random games seldom reach. Fails when
+    /// the capital's "anything, any number" (13.4), 14.0's infantry only, the capacity of
+    /// a city without its capital, or a pillaged or enemy-adjacent town is left out.
+    #[test]
+    fn placements_are_the_candidates_check_place_allows() {
+        let game = crate::rules::fog::tests::game;
+        let on = ["pillage", "adjacent_enemy_restriction"];
+        let games = [
+            game("classic", 4, &on, 30),
+            game("online", 4, &on, 30),
+            game("expansion", 4, &["pillage", "subjugation"], 30),
+        ];
+        let rules = [LostCapital::CitiesAsTowns, LostCapital::NoPlacement];
+        // Placements listed with the capital held, and without it.
+        let mut listed = [0; 2];
+        for (g, first) in games.iter().enumerate() {
+            for seed in 0..3 {
+                let mut s = first.clone();
+                let mut rng = GameRng::from_u64(seed * 5 + g as u64);
+                while !s.to_move().is_over() {
+                    let placing = matches!(
+                        s.turn.stage,
+                        Stage::Place | Stage::BuildAndPlace | Stage::SetupPlace
+                    );
+                    if placing && matches!(s.to_move(), ToMove::Seat(_)) {
+                        let seat = s.turn.active;
+                        let mut variants = vec![s.clone()];
+                        for rule in rules {
+                            let mut v = s.clone();
+                            v.rules.lost_capital = rule;
+                            let other = Seat((seat.0 + 1) % v.rules.players);
+                            for (_, t) in &mut v.towns {
+                                if t.capital_of == Some(seat) {
+                                    t.owner = other;
+                                }
+                            }
+                            variants.push(v);
+                        }
+                        for v in &variants {
+                            let mut got = placements(v);
+                            got.sort();
+                            let mut want: Vec<_> = candidates(v, &mut PlaceMemo::default())
+                                .into_iter()
+                                .filter(|&(k, t, h)| check_place(v, k, t, h).is_ok())
+                                .collect();
+                            want.sort();
+                            assert_eq!(got, want, "game {g}, seed {seed}");
+                            listed[usize::from(!v.holds_capital(seat))] += got.len();
+                        }
+                    }
+                    random_step(&mut s, &mut rng);
+                }
+            }
+        }
+        assert!(
+            listed[0] > 1_000 && listed[1] > 1_000,
+            "{listed:?} placements"
+        );
     }
 }
