@@ -636,7 +636,14 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
         Stage::Place | Stage::BuildAndPlace => {
             let mut v = metropolis_switches(s);
             v.push(Action::EndPhase);
-            if s.turn.stage == Stage::BuildAndPlace {
+            // Every build candidate is refused while the capital does not allow building
+            // (7.1) or once the turn's build actions are spent (7.2; a relocation, R-8,
+            // once any is: at least one is spent then): none is listed, as in the
+            // plain listing, which checks them all.
+            if s.turn.stage == Stage::BuildAndPlace
+                && (plain_listing()
+                    || (building::capital_allows_building(s) && building::actions_left(s) > 0))
+            {
                 v.extend(build_candidates(s));
             }
             // Exactly what `check` accepts now (`reserve::check_place`), so not checked
