@@ -553,12 +553,14 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
     let ends = || {
         ends.get_or_init(|| {
             s.towns()
+                .filter(|&(h, t)| movement::land_road_end_town(s, seat, h, t))
                 .map(|(h, _)| h)
-                .filter(|&h| movement::land_road_end(s, seat, h))
                 .collect()
         })
     };
     let mut groups: Vec<(Unit, Reach)> = Vec::new();
+    // Every group in this position asks for the same roads between the same ends.
+    let mut roads = movement::Roads::default();
     let switch = movement::Switch::now(s);
     for u in s
         .units
@@ -575,7 +577,10 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
         }
         let hexes = memo
             .and_then(|m| m.groups.iter().find(|(g, _)| *g == alike))
-            .map_or_else(|| reach_of(s, u, ends()).into(), |(_, hexes)| hexes.clone());
+            .map_or_else(
+                || reach_of(s, u, ends(), &mut roads).into(),
+                |(_, hexes)| hexes.clone(),
+            );
         groups.push((alike, hexes));
     }
     let mut out: Vec<Hex> = Vec::new();
@@ -591,8 +596,14 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
 
 /// Dark: the hexes unit `u` could move to this turn (its own hex first), each with its
 /// board index; `ends` are the towns and cities its roads may end at (its owner's and,
-/// 15.64, his Alliance partners').
-fn reach_of(s: &Viktory, u: &Unit, ends: &[Hex]) -> Vec<(usize, Hex)> {
+/// 15.64, his Alliance partners': exactly the hexes `movement::land_road_end` allows);
+/// `known_roads`, the roads asked about in this position.
+fn reach_of(
+    s: &Viktory,
+    u: &Unit,
+    ends: &[Hex],
+    known_roads: &mut movement::Roads,
+) -> Vec<(usize, Hex)> {
     // Best movement left on arrival, per hex reached (by board index; `None` not yet).
     let mut best: Vec<Option<u8>> = vec![None; s.board.len()];
     let mut out: Vec<(usize, Hex)> = Vec::new();
@@ -602,7 +613,6 @@ fn reach_of(s: &Viktory, u: &Unit, ends: &[Hex]) -> Vec<(usize, Hex)> {
     }
     let mut frontier = vec![(u.hex, u.mp)];
     let mut probe = u.clone();
-    let seat = u.owner;
     while let Some((hex, mp)) = frontier.pop() {
         probe.hex = hex;
         probe.mp = mp;
@@ -611,14 +621,16 @@ fn reach_of(s: &Viktory, u: &Unit, ends: &[Hex]) -> Vec<(usize, Hex)> {
         let most = mp.saturating_sub(1);
         // A road starts only at a road end, and only land units take it (9.13, R-11):
         // from anywhere else `can_step` refuses every road at once.
-        let from_road_end = probe.kind.is_land() && movement::land_road_end(s, seat, hex);
+        let from_road_end = probe.kind.is_land() && ends.contains(&hex);
         let roads = ends
             .iter()
             .copied()
             .filter(|h| from_road_end && (2..=3).contains(&h.distance(hex)));
         for to in hex.neighbors().into_iter().chain(roads) {
             let Some(i) = s.board.index(to) else { continue };
-            if best[i].is_some_and(|m| m >= most) || !movement::can_step(s, &probe, to) {
+            if best[i].is_some_and(|m| m >= most)
+                || !movement::can_step_on(s, &probe, to, known_roads)
+            {
                 continue;
             }
             let left = if movement::move_ends_at(s, &probe, to) {

@@ -9,7 +9,7 @@ use crate::board::Terrain;
 use crate::error::{RuleError, refuse};
 use crate::event::Event;
 use crate::rules::{exploration, subjugation};
-use crate::state::Viktory;
+use crate::state::{Town, Viktory};
 use crate::unit::{Unit, UnitId, UnitKind};
 
 /// Rule 9.32: the frigate now in a port, which must leave it before anything else.
@@ -334,9 +334,14 @@ fn road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 /// [`road_between`] asks of both ends (9.13, R-11): 15.64, an Alliance partner's town or
 /// city serves as a road end too.
 pub(crate) fn land_road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
-    road_end(s, seat, hex)
-        || s.town(hex)
-            .is_some_and(|t| subjugation::allied(s, seat, t.owner))
+    s.town(hex)
+        .is_some_and(|t| land_road_end_town(s, seat, hex, t))
+}
+
+/// [`land_road_end`] of the town or city `t` at `hex`, without looking it up again: an
+/// own one not built this turn ([`road_end`]), or an Alliance partner's.
+pub(crate) fn land_road_end_town(s: &Viktory, seat: Seat, hex: Hex, t: Town) -> bool {
+    (t.owner == seat && s.turn.built != Some(hex)) || subjugation::allied(s, seat, t.owner)
 }
 
 /// a land hex on a road path: revealed land without enemy units.
