@@ -646,30 +646,23 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             {
                 v.extend(build_candidates(s));
             }
-            // Exactly what `check` accepts now (`reserve::check_place`), so not checked
-            // again but in the plain listing that tests it: there every candidate goes
-            // through `check`.
-            if plain_listing() {
-                v.extend(
-                    reserve::candidates(s, &mut reserve::PlaceMemo::default())
-                        .into_iter()
-                        .map(|(kind, town, to)| Action::Place { kind, town, to }),
-                );
+            // The placements are exactly what `check` accepts now (`reserve::check_place`)
+            // and the redeployments exactly the units `check_redeploy` accepts (H-20), so
+            // neither is checked again, but in the plain listing that tests them: there
+            // every placement candidate and redeployment goes through `check`.
+            let plain = plain_listing();
+            let places = if plain {
+                reserve::candidates(s, &mut reserve::PlaceMemo::default())
             } else {
-                checked.extend(
-                    reserve::placements(s)
-                        .into_iter()
-                        .map(|(kind, town, to)| Action::Place { kind, town, to }),
-                );
-            }
-            // Exactly the units `check_redeploy` accepts (H-20), so not checked again
-            // but in the plain listing that tests it.
-            let redeploys = reserve::redeployable(s).map(|unit| Action::Redeploy { unit });
-            if plain_listing() {
-                v.extend(redeploys);
-            } else {
-                checked.extend(redeploys);
-            }
+                reserve::placements(s)
+            };
+            let unchecked: &mut Vec<Action> = if plain { &mut v } else { checked };
+            unchecked.extend(places.into_iter().map(|(kind, town, to)| Action::Place {
+                kind,
+                town,
+                to,
+            }));
+            unchecked.extend(reserve::redeployable(s).map(|unit| Action::Redeploy { unit }));
             v
         }
         Stage::FirstPlayer | Stage::Start | Stage::PlacementBattles => vec![],

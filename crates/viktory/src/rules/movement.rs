@@ -327,7 +327,12 @@ fn stops_in(s: &Viktory, seat: Seat, kind: UnitKind, hex: Hex) -> bool {
 /// Rule 9.13, R-11: an own town or city usable as a road end this turn (towns built
 /// this turn are not; captured ones are).
 fn road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
-    s.town(hex).is_some_and(|t| t.owner == seat) && s.turn.built != Some(hex)
+    s.town(hex).is_some_and(|t| road_end_town(s, seat, hex, t))
+}
+
+/// [`road_end`] of the town or city `t` at `hex`.
+fn road_end_town(s: &Viktory, seat: Seat, hex: Hex, t: Town) -> bool {
+    t.owner == seat && s.turn.built != Some(hex)
 }
 
 /// Whether a road of `seat`'s land units may start or end at `hex` now, as
@@ -341,7 +346,7 @@ pub(crate) fn land_road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 /// [`land_road_end`] of the town or city `t` at `hex`, without looking it up again: an
 /// own one not built this turn ([`road_end`]), or an Alliance partner's.
 pub(crate) fn land_road_end_town(s: &Viktory, seat: Seat, hex: Hex, t: Town) -> bool {
-    (t.owner == seat && s.turn.built != Some(hex)) || subjugation::allied(s, seat, t.owner)
+    road_end_town(s, seat, hex, t) || subjugation::allied(s, seat, t.owner)
 }
 
 /// a land hex on a road path: revealed land without enemy units.

@@ -333,6 +333,26 @@ fn place_refusal(
     {
         return None;
     }
+    if let Some(why) = town_refusal(s, t, town, kind, memo) {
+        return Some(why);
+    }
+    if frigate && !fallback && !memo.water(s, town).contains(&to) {
+        return Some(R::FrigateHex);
+    }
+    None
+}
+
+/// The rules of [`check_place`] on the own town `t` at `town` that places a `kind`
+/// (not through the capital's "anything, any number", 13.4), in its order: 14.0
+/// without the capital, pillage, 13.2's enemy next to it, 13.11's capacity.
+fn town_refusal(
+    s: &Viktory,
+    t: Town,
+    town: Hex,
+    kind: UnitKind,
+    memo: &mut PlaceMemo,
+) -> Option<PlaceRefusal> {
+    use PlaceRefusal as R;
     let held = memo.held(s);
     if !held && s.rules.lost_capital == LostCapital::NoPlacement {
         return Some(R::NoPlacement);
@@ -347,12 +367,16 @@ fn place_refusal(
         return Some(R::EnemyAdjacent);
     }
     // 14.0: cities act as towns while the capital is lost.
-    let capacity = capacity(s, t, town, held, kind);
-    if placed_through(s, town, kind) >= capacity {
+    let terrain = s.terrain(town).unwrap_or(Terrain::Plains);
+    let capacity = t.supports(&s.rules, terrain, held, kind);
+    let used = s
+        .turn
+        .placed
+        .iter()
+        .filter(|p| p.town == town && p.kind == kind)
+        .count();
+    if used >= capacity {
         return Some(R::Capacity(capacity));
-    }
-    if frigate && !fallback && !memo.water(s, town).contains(&to) {
-        return Some(R::FrigateHex);
     }
     None
 }
@@ -375,11 +399,10 @@ pub fn apply_place(s: &mut Viktory, kind: UnitKind, town: Hex, to: Hex, ev: &mut
 }
 
 /// Every placement the active player may make now: exactly those [`check_place`]
-/// allows, town by town (in no particular order). A land unit goes only to its town,
-/// and what 13.2 and 14.0 ask of the town (the capital held, a pillaged hex or an enemy
-/// unit next to it) is the same for every land kind, so it is asked once per town; the
-/// kind's own rules (13.11's capacity) after it. A frigate's candidates (the water next
-/// to the town or nearest to it) each go through the rules [`check_place`] uses.
+/// allows, town by town (in no particular order), each town looked up once. A land unit
+/// goes only to its town: through the capital anything (13.4), elsewhere what the
+/// town's rules allow (14.0, pillage, 13.2, 13.11, asked as [`check_place`] asks them). A frigate's candidates (the water next to the town or
+/// nearest to it) each go through all of [`check_place`]'s rules.
 pub fn placements(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
     let seat = s.turn.active;
     let reserve = s.players[seat.index()].reserve;
@@ -387,8 +410,6 @@ pub fn placements(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
     let mut v = Vec::new();
     for (town, t) in s.towns().filter(|(_, t)| t.owner == seat) {
         let capital = t.capital_of == Some(seat);
-        // Whether the town takes no land unit at all (13.2), asked when first needed.
-        let mut closed: Option<bool> = None;
         for kind in UnitKind::ALL.into_iter().filter(|&k| reserve.get(k) > 0) {
             if kind == UnitKind::Frigate {
                 for to in frigate_candidates(s, town, &mut memo) {
@@ -396,29 +417,9 @@ pub fn placements(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
                         v.push((kind, town, to));
                     }
                 }
-                continue;
+            } else if capital || town_refusal(s, t, town, kind, &mut memo).is_none() {
+                v.push((kind, town, town));
             }
-            // 13.4: the capital takes anything, any number.
-            if !capital {
-                let held = memo.held(s);
-                // 14.0: without the capital, infantry only, and none at all under
-                // the no-placement rule.
-                if !held
-                    && (kind != UnitKind::Infantry
-                        || s.rules.lost_capital == LostCapital::NoPlacement)
-                {
-                    continue;
-                }
-                // Next to a pillaged hex, or (13.2) to an enemy unit: no land unit.
-                let closed = *closed.get_or_insert_with(|| {
-                    crate::rules::pillage::next_to_pillage(s, town)
-                        || (s.rules.adjacent_enemy_restriction && memo.near(s, town))
-                });
-                if closed || placed_through(s, town, kind) >= capacity(s, t, town, held, kind) {
-                    continue;
-                }
-            }
-            v.push((kind, town, town));
         }
     }
     v
@@ -466,22 +467,6 @@ fn frigate_candidates(s: &Viktory, town: Hex, memo: &mut PlaceMemo) -> Vec<Hex> 
     hexes.sort();
     hexes.dedup();
     hexes
-}
-
-/// 13.11: how many units of `kind` the own town `t` at `town` supports (14.0: a city
-/// counts as a town while its owner's capital is lost, `held` false).
-fn capacity(s: &Viktory, t: Town, town: Hex, held: bool, kind: UnitKind) -> usize {
-    let terrain = s.terrain(town).unwrap_or(Terrain::Plains);
-    t.supports(&s.rules, terrain, held, kind)
-}
-
-/// How many units of `kind` were placed through `town` this phase.
-fn placed_through(s: &Viktory, town: Hex, kind: UnitKind) -> usize {
-    s.turn
-        .placed
-        .iter()
-        .filter(|p| p.town == town && p.kind == kind)
-        .count()
 }
 
 /// Whether any placement is possible (otherwise the phase ends by itself).
@@ -597,8 +582,9 @@ mod tests {
     /// random games with pillage and 13.2's adjacent-enemy restriction: as played, and
     /// with the active player's capital given to another player under each 14.0 rule
     /// (cities as towns, no placement), which random games seldom reach. Fails when
-    /// the capital's "anything, any number" (13.4), 14.0's infantry only, the capacity of
-    /// a city without its capital, or a pillaged or enemy-adjacent town is left out.
+    /// the capital's "anything, any number" (13.4) is left out or given to every town.
+    /// (Both lists take a frigate's hexes from `frigate_candidates`, so this does not
+    /// test which water is tried: `rule_13_3_*` do.)
     #[test]
     fn placements_are_the_candidates_check_place_allows() {
         let game = crate::rules::fog::tests::game;
