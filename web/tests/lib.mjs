@@ -150,7 +150,10 @@ export async function keyboardReach(page, name) {
   });
   await page.evaluate(() => document.activeElement && document.activeElement.blur());
   const reached = new Set();
-  for (let i = 0; i < total + 5; i += 1) {
+  // Until every control is reached: the focus starts after the last one clicked, and
+  // wraps round through stops not counted (a list the page refreshed since, the
+  // browser's own), so a fixed number of presses could stop short.
+  for (let i = 0; i < 3 * total + 20 && reached.size < total; i += 1) {
     await page.keyboard.press('Tab');
     const at = await page.evaluate(() => document.activeElement && document.activeElement.getAttribute('data-reach'));
     if (at !== null) reached.add(at);
