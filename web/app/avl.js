@@ -382,14 +382,25 @@ export async function avlFamily(api, id) {
     if (dy > 0) svg.setAttribute('viewBox', [vb[0], vb[1] + dy, vb[2], vb[3]].map((v) => v.toFixed(1)).join(' '));
   }
 
-  /** The hexes of the decision now: the pieces that may act, the combat, the retreat. */
+  /** Whether this seat's decision is where to place a HQ taken off the map (12.7): its
+   *  legal actions are then relocations and nothing else. */
+  function relocating(state) {
+    const legal = ctx ? state.legal || [] : [];
+    return legal.length > 0 && legal.every((a) => typeof a === 'object' && Object.keys(a)[0] === 'relocate');
+  }
+
+  /** The hexes of the decision now: the pieces that may act, the combat, the retreat,
+   *  the HQ's relocation (its place it came from, then the hexes it may be placed in). */
   function decision(state, marks) {
     const p = state.view.position;
     const b = p.battle;
     const stage = b && (typeof b.stage === 'string' ? b.stage : Object.keys(b.stage)[0]);
     const mine = ctx && (state.legal || []).length > 0;
-    const out = { act: [], combat: [], retreat: [] };
-    if (mine) {
+    const out = { act: [], combat: [], retreat: [], relocate: [] };
+    if (relocating(state)) {
+      const from = (p.relocations || []).map((r) => key(r.from));
+      out.relocate = [...new Set([...from, ...state.legal.map((a) => key(a.relocate.to))])];
+    } else if (mine) {
       // As the page marks them with nothing selected: the hexes the actions start from,
       // else those they go to.
       const ends = state.legal.map((a) => endsOf(a, state));
@@ -398,7 +409,7 @@ export async function avlFamily(api, id) {
     }
     if (b) {
       out.combat = [key(b.target), ...b.attackers.map((x) => pieceHex(state, x)).filter(Boolean)];
-      if (stage === 'retreat') {
+      if (stage === 'retreat' && !out.relocate.length) {
         const movers = defenders(state, b).map((x) => pieceHex(state, x)).filter(Boolean);
         out.retreat = [...movers, ...(mine ? marks.targets : [])];
         if (!out.retreat.length) out.retreat = [key(b.target)];
@@ -411,6 +422,7 @@ export async function avlFamily(api, id) {
    *  other side's decision) the activated pieces, else nothing (the whole map). */
   function focusKeys(state, marks) {
     const d = decision(state, marks);
+    if (d.relocate.length) return d.relocate;
     if (d.retreat.length) return d.retreat;
     if (d.combat.length) return d.combat;
     if (d.act.length) return d.act;
@@ -427,7 +439,8 @@ export async function avlFamily(api, id) {
   }
 
   /** The "go to" buttons over the map: the next piece to act, the combat, a retreat,
-   *  each when it applies; each pans and zooms there and selects or shows it. */
+   *  a HQ's relocation, each when it applies; each pans and zooms there and selects or
+   *  shows it. */
   function showJumps(svg, state, marks, onHex) {
     if (!jumpBar || !ctx) return;
     const d = decision(state, marks);
@@ -479,6 +492,19 @@ export async function avlFamily(api, id) {
           if (t && t.g.hasAttribute('tabindex')) t.g.focus({ preventScroll: true });
         },
       }, `Retreat: ${label(d.retreat[0])}`));
+    }
+    if (d.relocate.length) {
+      const r = state.view.position.relocations[0];
+      const to = [...marks.targets][0] || d.relocate[d.relocate.length - 1];
+      buttons.push(h('button', {
+        type: 'button', class: 'avl-jump-relocate', 'data-hex': to,
+        title: `the hexes ${pieceName(r.hq)} may be placed in (12.7), and where it came from`,
+        onclick: () => {
+          zoomTo(svg, d.relocate);
+          const t = tiles.get(to);
+          if (t && t.g.hasAttribute('tabindex')) t.g.focus({ preventScroll: true });
+        },
+      }, `Relocate ${pieceName(r.hq)}: ${state.legal.length} ${state.legal.length === 1 ? 'hex' : 'hexes'}`));
     }
     jumpBar.replaceChildren(...buttons);
     jumpBar.hidden = !buttons.length;
@@ -1125,6 +1151,17 @@ export async function avlFamily(api, id) {
         parts.push(h('p', {}, `Activated: ${a.hqs.map(pieceName).join(', ') || 'no HQ'}${a.chit ? ` (${chitName(a.chit)})` : ''}; units in command ${a.units.length}, moved ${a.moved.length}`));
       }
       const boxes = [h('div', { class: 'battle-box odds-box', role: 'region', 'aria-label': 'command chits' }, parts)];
+      // Rule 12.7: a HQ taken off the map waits for its owner to place it.
+      const moving = (p.relocations || [])[0];
+      if (moving) {
+        const owner = board.pieces[moving.hq] && board.pieces[moving.hq].side === 'soviet' ? 1 : 0;
+        boxes.push(h('div', { class: 'battle-box', role: 'region', 'aria-label': 'HQ relocation' },
+          h('h3', {}, 'HQ relocation (12.7)'),
+          h('p', {}, `${pieceName(moving.hq)} was taken off the map at ${label(key(moving.from))}.`),
+          relocating(state)
+            ? h('p', { class: 'hits' }, 'Place it on a highlighted hex: the nearest hexes at least four away that are closer to a friendly supply source, outside enemy zones of control, and able to trace a supply line.')
+            : h('p', {}, `${names[owner]} places it.`)));
+      }
       const b = p.battle;
       // Rule 9.3: the odds of each attack open now, before a unit is named (advice).
       const open = state.advice && state.advice.attacks;
@@ -1161,7 +1198,7 @@ export async function avlFamily(api, id) {
           odds && odds.results.length && !b.die ? h('p', {}, 'On the die: ', ...odds.results.map((r, i) => h('span', { class: 'crt-cell', title: `die ${i + 1}` }, `${i + 1}: ${r}`))) : null,
           b.die ? h('p', {}, 'Die: ', h('span', { class: 'die' }, String(b.die)), odds && odds.results[b.die - 1] ? ` \u2192 ${odds.results[b.die - 1]}` : '') : null,
           b.steps_left ? h('p', { class: 'hits' }, `Steps still to lose: ${b.steps_left}`) : null,
-          stage === 'retreat' ? h('p', { class: 'hits' }, 'Retreat (9.5): pick a highlighted hex for each retreating piece.') : null,
+          stage === 'retreat' && !(p.relocations || []).length ? h('p', { class: 'hits' }, 'Retreat (9.5): pick a highlighted hex for each retreating piece.') : null,
           stage === 'advance' ? h('p', {}, 'Advance after combat (9.6): pick a highlighted hex, or advance no further.') : null,
           h('p', { class: 'quiet' }, `Step: ${stage.replaceAll('_', ' ')}`)));
       }

@@ -623,4 +623,82 @@ export async function avlNavigation(browser, base) {
   await rp.context.close();
 }
 
-export const tests = [avlStackViewer, avlResolvedOdds, avlChoicesOnce, avlWholeMove, avlMoveRefused, avlCharts, avlNavigation];
+/**
+ * A campaign position where Ann (Axis) must place a HQ taken off the map (12.7): a game
+ * played to its first Axis Movement Segment, ended, and loaded again from its setup
+ * with the HQ removed. Relocations come up too rarely in random play to be reached.
+ * The position is the two sides' views put together (each hides the other's chits).
+ */
+async function relocationGame(base) {
+  const created = await api(base, 'POST', '/api/games', { game: 'avl', preset: 'campaign', seats: [{ name: 'Ann' }, { name: 'Bob' }] });
+  const tokens = created.seats.map((s) => s.token);
+  const board = (await api(base, 'GET', `/api/games/${created.id}/board`)).board;
+  for (let n = 0; n < 300; n += 1) {
+    const peek = await api(base, 'GET', `/api/games/${created.id}`, null, tokens[0]);
+    const seat = peek.to_move.seat;
+    if (seat === 0 && peek.view.position.phase === 'movement') break;
+    if (seat === undefined || seat === null) {
+      await new Promise((r) => setTimeout(r, 30));
+      continue;
+    }
+    const s = seat === 0 ? peek : await api(base, 'GET', `/api/games/${created.id}`, null, tokens[seat]);
+    const action = s.legal.find((a) => type(a).startsWith('end')) || s.legal[0];
+    await api(base, 'POST', `/api/games/${created.id}/actions`, { version: s.version, action }, tokens[seat]);
+  }
+  const [axis, soviet] = await Promise.all(tokens.map((t) => api(base, 'GET', `/api/games/${created.id}`, null, t)));
+  await api(base, 'POST', `/api/games/${created.id}/resign`, {}, tokens[0]);
+  const { setup } = await api(base, 'GET', `/api/games/${created.id}/record`, null, tokens[0]);
+  const position = structuredClone(axis.view.position);
+  if (position.phase !== 'movement') return null;
+  const seen = (c) => c !== 'hidden';
+  position.inactive[1] = soviet.view.position.inactive[1];
+  position.cup = [...position.cup.filter(seen), ...soviet.view.position.cup.filter(seen)];
+  const hq = board.pieces.findIndex((p, i) => p.kind === 'hq' && p.side === 'axis' && position.pieces[i].location.map);
+  const from = position.pieces[hq].location.map;
+  position.pieces[hq].location = 'removed';
+  position.relocations = [{ hq, from }];
+  const game = await api(base, 'POST', '/api/games', { game: 'avl', preset: 'campaign', setup: { ...setup, position }, seats: [{ name: 'Ann' }, { name: 'Bob' }] });
+  if (!game.id) throw new Error(`the relocation position was refused: ${JSON.stringify(game)}`);
+  const state = await api(base, 'GET', `/api/games/${game.id}`, null, game.seats[0].token);
+  return { created: game, tokens: game.seats.map((x) => x.token), board, seat: 0, state, hq, from: key(from) };
+}
+
+/** Bug: a HQ's relocation (12.7) was shown as a retreat ("Retreat: 0706", "pick a hex
+ *  for each retreating piece") or as "Next to act" naming a hex. The page names it. */
+export async function avlRelocation(browser, base) {
+  const found = await relocationGame(base);
+  check(found && found.state.legal.length > 0 && found.state.legal.every((a) => type(a) === 'relocate'), 'a HQ relocation position was set up');
+  if (!found) return;
+  const name = found.board.pieces[found.hq].id;
+  const targets = found.state.legal.map((a) => key(a.relocate.to));
+  const { context, page, problems } = await open(browser, base, found, undefined, {}, false);
+  await page.waitForTimeout(200);
+  const jump = page.locator('.avl-jump-relocate');
+  check(await jump.isVisible(), 'a "Relocate" button is over the map');
+  const text = (await jump.count()) ? (await jump.textContent()) || '' : '';
+  check(text.startsWith(`Relocate ${name}: ${targets.length} hex`), `it names the HQ and its choices ("${text}")`);
+  check(await page.locator('.avl-jump-retreat, .avl-jump-act').count() === 0, 'no "Retreat" or "Next to act" button names the relocation');
+  const inView = [];
+  for (const k of targets) if (await onMap(page, k)) inView.push(k);
+  check(inView.length === targets.length, `the page opens on every hex the HQ may be placed in (${inView.length} of ${targets.length})`);
+  const box = page.getByRole('region', { name: 'HQ relocation' });
+  check((await box.textContent() || '').includes(`${name} was taken off the map`) && (await box.textContent()).includes('Place it on a highlighted hex'), 'the panel says which HQ to place and where');
+  await awayAndBack(page, jump, targets[0], 'Relocate');
+  await page.screenshot({ path: path.join(shots, 'avl-relocation.png') });
+  // Placing it: a click on a highlighted hex.
+  const to = targets[0];
+  await page.locator(`g.hex[data-hex="${to}"]`).click();
+  let after = null;
+  for (let i = 0; i < 50 && !(after && after.view.position.relocations.length === 0); i += 1) {
+    await page.waitForTimeout(100);
+    after = await api(base, 'GET', `/api/games/${found.created.id}`, null, found.tokens[0]);
+  }
+  const placed = after && after.view.position.pieces[found.hq].location.map;
+  check(after && after.view.position.relocations.length === 0 && placed && key(placed) === to, `a click on ${to} places ${name} there (${JSON.stringify(placed)})`);
+  await page.waitForTimeout(300);
+  check(await page.locator('.avl-jump-relocate').count() === 0, 'the "Relocate" button is gone once the HQ is placed');
+  check(problems.length === 0, problems.join('\n'));
+  await context.close();
+}
+
+export const tests = [avlStackViewer, avlResolvedOdds, avlChoicesOnce, avlWholeMove, avlMoveRefused, avlCharts, avlNavigation, avlRelocation];
