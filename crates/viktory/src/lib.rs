@@ -17,6 +17,7 @@ pub mod legal;
 mod marks;
 pub mod notation;
 pub mod odds;
+mod planes;
 pub mod rules;
 pub mod state;
 mod undo;

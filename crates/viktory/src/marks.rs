@@ -1,11 +1,11 @@
 //! Marks on the hexes of a board, kept on a square of axial coordinates padded around
 //! it (issue 28): a hex's neighbours and the rings beyond are fixed steps of the
 //! square's index, so marking around a hex costs no board lookup, and each row of the
-//! board is a run of the square. Dark sight marks a bit per seat on it
-//! ([`crate::rules::fog`]); the town sites of 7.21 mark crowded and near hexes on it
-//! ([`crate::legal`]).
+//! board is a run of the square. The town sites of 7.21 mark crowded and near hexes on
+//! it ([`crate::legal`]); Dark sight, a bit per seat, is kept on bit planes instead
+//! ([`crate::planes`]), which grow by a ring with a few shifts a row.
 
-use hexmap::{Grid, Hex, HexagonBoard};
+use hexmap::{Hex, HexagonBoard};
 
 /// The rings [`Marks`] can mark around a hex at most.
 const MAX_PAD: u32 = 3;
@@ -79,11 +79,6 @@ impl Marks {
         }
     }
 
-    /// Whether these marks are for `board` with padding `pad`.
-    pub(crate) fn fits(&self, board: HexagonBoard, pad: u32) -> bool {
-        self.radius == radius_of(board) && self.pad == pad.min(MAX_PAD)
-    }
-
     /// The slot of `hex` when it lies within the padded square.
     #[inline]
     fn slot(&self, hex: Hex) -> Option<usize> {
@@ -94,13 +89,6 @@ impl Marks {
         let side = 0..self.width;
         (side.contains(&q) && side.contains(&r))
             .then(|| usize::try_from(r * self.width + q).expect("in the square"))
-    }
-
-    /// Takes away the bits `m` everywhere.
-    pub(crate) fn clear(&mut self, m: u8) {
-        for b in &mut self.bits {
-            *b &= !m;
-        }
     }
 
     /// Marks `hex` (nothing when it lies off the padded square).
@@ -167,10 +155,15 @@ impl Marks {
             })
     }
 
-    /// The marks of the board's hexes, in the board's index order. With `explored`
-    /// (independent exploration), a bit stays only where it is also set in `explored`,
-    /// or on the perimeter.
-    pub(crate) fn to_grid(&self, board: HexagonBoard, explored: Option<&Grid<u8>>) -> Grid<u8> {
+    /// The marks of the board's hexes, in the board's index order (the tests read them
+    /// so). With `explored` (independent exploration), a bit stays only where it is also
+    /// set in `explored`, or on the perimeter.
+    #[cfg(test)]
+    pub(crate) fn to_grid(
+        &self,
+        board: HexagonBoard,
+        explored: Option<&hexmap::Grid<u8>>,
+    ) -> hexmap::Grid<u8> {
         let mut cells = Vec::with_capacity(hexmap::Board::len(&board));
         for (first, west, row) in self.rows(board) {
             cells.extend_from_slice(row);
@@ -184,7 +177,7 @@ impl Marks {
                 }
             }
         }
-        Grid::from_vec(cells)
+        hexmap::Grid::from_vec(cells)
     }
 }
 
@@ -216,7 +209,7 @@ mod tests {
                     let rings = (n as u32) % (pad + 1);
                     let mut marks = Marks::new(board, pad);
                     marks.around(centre, rings, 0b101);
-                    let mut plain = Grid::from_board(&board, 0u8);
+                    let mut plain = hexmap::Grid::from_board(&board, 0u8);
                     for h in centre.range(rings) {
                         if let Some(b) = plain.get_hex_mut(&board, h) {
                             *b |= 0b101;

@@ -16,8 +16,8 @@
 //! (`refresh`); the explored tiles, the remembered towns and the last fight are state.
 //! A refresh works again only what changed (issue 28): the moving seat's reach only for
 //! the groups of units not searched already in the same surroundings (`ReachMemo`), a
-//! seat's sight only when what it sees from changed (`SightMemo`; marked on the padded
-//! square of `crate::marks`), the visible hexes only when the marks or the exploration
+//! seat's sight only when what it sees from changed (`SightMemo`; a bit plane a seat,
+//! `crate::planes`), the visible hexes only when the planes or the exploration
 //! changed, a seat's memory only when its sight or the towns changed. Two memos ride
 //! along with the state and are never part of the position;
 //! `tests::refresh_agrees_with_the_plain_recomputation` plays seeded games through the
@@ -32,7 +32,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::Terrain;
 use crate::event::Event;
-use crate::marks::Marks;
+use crate::planes::{self, Plane, Planes};
 use crate::rules::movement;
 use crate::rules::subjugation::bit;
 use crate::state::{Setup, Stage, Town, TownSetup, Viktory};
@@ -117,11 +117,11 @@ pub(crate) type ReachMemo = Memo<Reached>;
 /// changed: in the movement phase one seat's, and in most other actions none.
 pub(crate) type SightMemo = Memo<Sighted>;
 
-/// One refresh's Dark sight: every seat's sources (seat by seat), the marks they made,
-/// and the towns the memories were updated from.
+/// One refresh's Dark sight: every seat's sources (seat by seat), the sight they gave
+/// (a plane a seat), and the towns the memories were updated from.
 pub(crate) struct Sighted {
     sources: Vec<Vec<Source>>,
-    marks: Marks,
+    planes: Planes,
     /// The towns and cities then, each seat's memory updated from them.
     towns: Vec<(Hex, Town)>,
     /// Independent exploration: what each seat had explored then, which cut its sight.
@@ -377,25 +377,23 @@ pub(crate) fn refresh(s: &mut Viktory) {
     let explored = s.rules.independent_exploration.then_some(&fog.explored);
     let (visible, sighted) = if s.rules.dark {
         let sighted = dark_sight(s, fog, reached.as_ref().map(|(m, h)| (*m, &h[..])));
-        // The same marks cut by the same exploration see as at the last refresh, whose
+        // The same planes cut by the same exploration see as at the last refresh, whose
         // sight is `fog.visible`: only a refresh writes it, together with the memo.
-        let unchanged =
-            fog.sight_memo.0.as_deref().is_some_and(|p| {
-                p.marks.bits == sighted.marks.bits && p.explored == sighted.explored
-            });
+        let unchanged = fog
+            .sight_memo
+            .0
+            .as_deref()
+            .is_some_and(|p| p.planes == sighted.planes && p.explored == sighted.explored);
         let visible = if unchanged {
             fog.visible.clone()
         } else {
-            sighted.marks.to_grid(s.board, explored)
+            sighted.planes.to_grid(s.board, explored)
         };
         (visible, Some(sighted))
     } else {
-        let every_seat = (0..s.rules.players)
-            .map(Seat)
-            .fold(0, |b, seat| b | bit(seat));
-        let mut marks = Marks::new(s.board, 2);
-        marks.bits.fill(every_seat);
-        (marks.to_grid(s.board, explored), None)
+        let mut every_seat = Planes::new(s.board, usize::from(s.rules.players));
+        every_seat.fill();
+        (every_seat.to_grid(s.board, explored), None)
     };
     let fight = if let Some(b) = &s.battle {
         Some(Fight {
@@ -463,16 +461,17 @@ fn moving_now(s: &Viktory, seat: Seat) -> bool {
 /// since the fog's [`SightMemo`]; `reached` is the seat [`moving_now`] with its
 /// [`reach`].
 fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighted {
+    let players = usize::from(s.rules.players);
     let previous = fog
         .sight_memo
         .0
         .as_deref()
-        .filter(|p| p.marks.fits(s.board, 2));
-    let mut marks = previous.map_or_else(|| Marks::new(s.board, 2), |p| p.marks.clone());
+        .filter(|p| p.planes.fits(s.board, players));
+    let mut planes = previous.map_or_else(|| Planes::new(s.board, players), |p| p.planes.clone());
     // Each seat's sources in a fixed order: its units, its towns, its reach when it is
     // moving, the start hexes while it lays out its capital; each list sized as at the
     // last refresh (growing it step by step cost more than the one pass saves).
-    let mut sources: Vec<Vec<Source>> = (0..usize::from(s.rules.players))
+    let mut sources: Vec<Vec<Source>> = (0..players)
         .map(|i| {
             let before = previous.and_then(|p| p.sources.get(i)).map_or(0, Vec::len);
             Vec::with_capacity(before + 8)
@@ -500,18 +499,16 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
         // The opening player sees the start hexes he is laying out.
         mine.extend(s.turn.capital_candidates.iter().map(|&h| source(ONLY, h)));
     }
+    let mut room = [0; planes::MAX_WIDTH];
     for (i, mine) in sources.iter().enumerate() {
         if previous.and_then(|p| p.sources.get(i)) != Some(mine) {
-            let m = bit(Seat(u8::try_from(i).expect("at most 8 seats")));
-            marks.clear(m);
-            for &source in mine {
-                mark_source(&mut marks, source, m);
-            }
+            let mut far = Plane::scratch(&planes, &mut room);
+            sight_of(mine, &mut planes.plane_mut(i), &mut far);
         }
     }
     Sighted {
         sources,
-        marks,
+        planes,
         towns: s.towns.clone(),
         explored: s
             .rules
@@ -520,13 +517,26 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
     }
 }
 
-/// Marks what `source` sees, with the bits `m`.
-fn mark_source(marks: &mut Marks, source: Source, m: u8) {
-    let hex = Hex::new(source[1], source[2]);
-    match source[0] {
-        NEAR => marks.around(hex, 1, m),
-        FAR => marks.around(hex, 2, m),
-        _ => marks.mark(hex, m),
+/// What a seat with `sources` sees, into `plane`: one ring around its [`NEAR`] sources,
+/// two around its [`FAR`] ones, and its [`ONLY`] hexes; `far` is room to work in, empty.
+fn sight_of(sources: &[Source], plane: &mut Plane<'_>, far: &mut Plane<'_>) {
+    plane.clear();
+    for &[rings, q, r] in sources {
+        match rings {
+            NEAR => plane.insert(Hex::new(q, r)),
+            FAR => far.insert(Hex::new(q, r)),
+            _ => {}
+        }
+    }
+    // Two rings around the far ones and one around the near: the far ones' first ring
+    // joins the near ones, and one more ring around all.
+    far.dilate();
+    plane.union(far);
+    plane.dilate();
+    for &[rings, q, r] in sources {
+        if rings == ONLY {
+            plane.insert(Hex::new(q, r));
+        }
     }
 }
 
