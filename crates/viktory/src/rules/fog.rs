@@ -122,10 +122,12 @@ pub(crate) type SightMemo = Memo<Sighted>;
 pub(crate) struct Sighted {
     sources: Vec<Vec<Source>>,
     planes: Planes,
-    /// The towns and cities then, each seat's memory updated from them.
-    towns: Vec<(Hex, Town)>,
-    /// Independent exploration: what each seat had explored then, which cut its sight.
-    explored: Option<Grid<u8>>,
+    /// The towns and cities then, each seat's memory updated from them (shared with the
+    /// refreshes after it while they stay the same).
+    towns: Arc<Vec<(Hex, Town)>>,
+    /// Independent exploration: what each seat had explored then, which cut its sight
+    /// (shared as the towns are).
+    explored: Option<Arc<Grid<u8>>>,
 }
 
 /// Where a seat's Dark sight comes from, as `[rings, q, r]`: the hex at `q, r` and the
@@ -415,7 +417,11 @@ pub(crate) fn refresh(s: &mut Viktory) {
         let board = s.board;
         let towns = &s.towns;
         let f = s.fog.as_mut().expect("checked above");
-        let same_towns = f.sight_memo.0.as_deref().is_some_and(|p| p.towns == *towns);
+        // `dark_sight` shares the last refresh's towns exactly when they are the same.
+        let same_towns = match (f.sight_memo.0.as_deref(), &sighted) {
+            (Some(p), Some(now)) => Arc::ptr_eq(&p.towns, &now.towns),
+            _ => false,
+        };
         let changed = if same_towns {
             (f.visible.iter().zip(visible.iter())).fold(0, |acc, (was, now)| acc | (was ^ now))
         } else {
@@ -509,11 +515,17 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
     Sighted {
         sources,
         planes,
-        towns: s.towns.clone(),
-        explored: s
-            .rules
-            .independent_exploration
-            .then(|| fog.explored.clone()),
+        // The last refresh's copies while they still hold: most actions change neither.
+        towns: match previous {
+            Some(p) if *p.towns == s.towns => Arc::clone(&p.towns),
+            _ => Arc::new(s.towns.clone()),
+        },
+        explored: s.rules.independent_exploration.then(|| {
+            match previous.and_then(|p| p.explored.as_ref()) {
+                Some(e) if **e == fog.explored => Arc::clone(e),
+                _ => Arc::new(fog.explored.clone()),
+            }
+        }),
     }
 }
 
@@ -593,11 +605,13 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
             );
         groups.push((alike, hexes));
     }
-    let mut out: Vec<Hex> = Vec::new();
-    let mut listed = vec![false; s.board.len()];
+    // Each hex once: a bit a board index.
+    let mut out: Vec<Hex> = Vec::with_capacity(groups.iter().map(|(_, h)| h.len()).sum());
+    let mut listed = vec![0u64; s.board.len().div_ceil(64)];
     for &(i, h) in groups.iter().flat_map(|(_, hexes)| hexes.iter()) {
-        if !listed[i] {
-            listed[i] = true;
+        let (word, bit) = (i / 64, 1 << (i % 64));
+        if listed[word] & bit == 0 {
+            listed[word] |= bit;
             out.push(h);
         }
     }
@@ -616,12 +630,14 @@ fn reach_of(
 ) -> Vec<(usize, Hex)> {
     // Best movement left on arrival, per hex reached (by board index; `None` not yet).
     let mut best: Vec<Option<u8>> = vec![None; s.board.len()];
-    let mut out: Vec<(usize, Hex)> = Vec::new();
+    // Sized for a typical search (a few dozen hexes), so that it seldom grows.
+    let mut out: Vec<(usize, Hex)> = Vec::with_capacity(64);
     if let Some(i) = s.board.index(u.hex) {
         best[i] = Some(u.mp);
         out.push((i, u.hex));
     }
-    let mut frontier = vec![(u.hex, u.mp)];
+    let mut frontier = Vec::with_capacity(32);
+    frontier.push((u.hex, u.mp));
     let mut probe = u.clone();
     while let Some((hex, mp)) = frontier.pop() {
         probe.hex = hex;
@@ -1129,7 +1145,8 @@ pub(crate) mod tests {
         {
             // Best movement left on arrival, per hex reached.
             let mut best: Vec<(Hex, u8)> = vec![(u.hex, u.mp)];
-            let mut frontier = vec![(u.hex, u.mp)];
+            let mut frontier = Vec::with_capacity(32);
+            frontier.push((u.hex, u.mp));
             while let Some((hex, mp)) = frontier.pop() {
                 let probe = Unit {
                     hex,
