@@ -497,8 +497,9 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                 .collect();
             let switch = movement::Switch::now(s);
             let mut moves = Moves::start(s, seat);
-            // Every unit in a town asks for the same roads out of it.
-            let mut known_roads = movement::Roads::default();
+            // Every unit in a town asks for the same roads out of it; the roads asked in
+            // the same world before are kept with the moves.
+            let mut known_roads = std::mem::take(&mut moves.roads);
             // Outside 15.3's pending choice (which `check` asks about first), a
             // bombardment is legal exactly when its own rules allow it.
             let exact = s.balance.is_none();
@@ -630,6 +631,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             checked.append(&mut embarks);
             checked.append(&mut landings);
             checked.append(&mut bombards);
+            moves.roads = known_roads;
             moves.keep(s);
             v
         }
@@ -775,6 +777,9 @@ impl<T> std::fmt::Debug for Kept<T> {
 /// double-buffered so that a listing allocates nothing once the buffers have grown.
 pub(crate) struct Moves {
     world: movement::World,
+    /// The roads asked about in this world (9.13), by this listing and the ones before
+    /// it in the same world.
+    roads: movement::Roads,
     /// This listing's groups, their destinations ranges of `dests`.
     groups: Vec<Group>,
     dests: Vec<Hex>,
@@ -803,6 +808,7 @@ impl Moves {
                     std::mem::swap(&mut m.dests, &mut m.last_dests);
                 } else {
                     m.world = movement::World::of(s, seat);
+                    m.roads = movement::Roads::default();
                     m.last_groups.clear();
                     m.last_dests.clear();
                 }
@@ -812,6 +818,7 @@ impl Moves {
             }
             None => Box::new(Moves {
                 world: movement::World::of(s, seat),
+                roads: movement::Roads::default(),
                 groups: Vec::new(),
                 dests: Vec::new(),
                 last_groups: Vec::new(),

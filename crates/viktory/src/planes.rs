@@ -60,6 +60,11 @@ impl Planes {
         self.width
     }
 
+    /// Plane `i`'s rows, to read.
+    pub(crate) fn rows_of(&self, i: usize) -> &[u64] {
+        &self.rows[i * self.width..][..self.width]
+    }
+
     /// Seat `i`'s plane, to change.
     pub(crate) fn plane_mut(&mut self, i: usize) -> Plane<'_> {
         let width = self.width;
@@ -176,7 +181,14 @@ impl<'a> Plane<'a> {
     /// Adds every hex of `other` (a plane of the same board).
     pub(crate) fn union(&mut self, other: &Plane<'_>) {
         debug_assert_eq!(self.reach, other.reach);
-        for (a, b) in self.rows.iter_mut().zip(other.rows.iter()) {
+        self.union_rows(other.rows);
+    }
+
+    /// Adds every hex of the plane whose rows are `rows` (of the same board:
+    /// [`Planes::rows_of`]).
+    pub(crate) fn union_rows(&mut self, rows: &[u64]) {
+        debug_assert_eq!(self.rows.len(), rows.len());
+        for (a, b) in self.rows.iter_mut().zip(rows) {
             *a |= b;
         }
     }

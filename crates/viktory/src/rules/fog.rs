@@ -121,6 +121,9 @@ pub(crate) type SightMemo = Memo<Sighted>;
 /// (a plane a seat), and the towns the memories were updated from.
 pub(crate) struct Sighted {
     sources: Vec<Vec<Source>>,
+    /// The seat moving and the hexes its units can reach (a plane), which it sees with
+    /// a ring around them as it sees around its units.
+    reach: Option<(Seat, Planes)>,
     planes: Planes,
     /// The towns and cities then, each seat's memory updated from them (shared with the
     /// refreshes after it while they stay the same).
@@ -152,13 +155,16 @@ fn source(rings: i32, hex: Hex) -> Source {
 /// world), and each group's hexes.
 pub(crate) struct Reached {
     world: Arc<movement::World>,
-    /// A unit standing for its group (numbered 0), and the hexes it reaches, each with
-    /// its board index (shared with the next refresh's memo).
+    /// The roads asked about in this world (9.13), by this search and the ones before
+    /// it in the same world.
+    roads: movement::Roads,
+    /// A unit standing for its group (numbered 0), and the hexes it reaches (shared
+    /// with the next refresh's memo).
     groups: Vec<(Unit, Reach)>,
 }
 
-/// The hexes one group of units reaches, each with its board index.
-type Reach = Arc<[(usize, Hex)]>;
+/// The hexes one group of units reaches: one plane.
+type Reach = Arc<Planes>;
 
 /// Whether any fog option is on.
 pub fn on(s: &Viktory) -> bool {
@@ -378,7 +384,7 @@ pub(crate) fn refresh(s: &mut Viktory) {
     // and the perimeter (known water).
     let explored = s.rules.independent_exploration.then_some(&fog.explored);
     let (visible, sighted) = if s.rules.dark {
-        let sighted = dark_sight(s, fog, reached.as_ref().map(|(m, h)| (*m, &h[..])));
+        let sighted = dark_sight(s, fog, reached);
         // The same planes cut by the same exploration see as at the last refresh, whose
         // sight is `fog.visible`: only a refresh writes it, together with the memo.
         let unchanged = fog
@@ -466,7 +472,7 @@ fn moving_now(s: &Viktory, seat: Seat) -> bool {
 /// Dark: every seat's sight, marked again only for the seats whose sources changed
 /// since the fog's [`SightMemo`]; `reached` is the seat [`moving_now`] with its
 /// [`reach`].
-fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighted {
+fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, Planes)>) -> Sighted {
     let players = usize::from(s.rules.players);
     let previous = fog
         .sight_memo
@@ -494,11 +500,6 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
             mine.push(source(if far { FAR } else { NEAR }, hex));
         }
     }
-    if let Some((mover, hexes)) = reached
-        && let Some(mine) = sources.get_mut(mover.index())
-    {
-        mine.extend(hexes.iter().map(|&h| source(NEAR, h)));
-    }
     if s.turn.stage == Stage::Opening
         && let Some(mine) = sources.get_mut(s.turn.active.index())
     {
@@ -507,13 +508,17 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
     }
     let mut room = [0; planes::MAX_WIDTH];
     for (i, mine) in sources.iter().enumerate() {
-        if previous.and_then(|p| p.sources.get(i)) != Some(mine) {
+        let reach = reach_of_seat(reached.as_ref(), i);
+        if previous.is_none_or(|p| {
+            p.sources.get(i) != Some(mine) || reach_of_seat(p.reach.as_ref(), i) != reach
+        }) {
             let mut far = Plane::scratch(&planes, &mut room);
-            sight_of(mine, &mut planes.plane_mut(i), &mut far);
+            sight_of(mine, reach, &mut planes.plane_mut(i), &mut far);
         }
     }
     Sighted {
         sources,
+        reach: reached,
         planes,
         // The last refresh's copies while they still hold: most actions change neither.
         towns: match previous {
@@ -529,9 +534,18 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, &[Hex])>) -> Sighte
     }
 }
 
-/// What a seat with `sources` sees, into `plane`: one ring around its [`NEAR`] sources,
-/// two around its [`FAR`] ones, and its [`ONLY`] hexes; `far` is room to work in, empty.
-fn sight_of(sources: &[Source], plane: &mut Plane<'_>, far: &mut Plane<'_>) {
+/// The rows of `reach`'s plane if seat `i` is the one moving.
+fn reach_of_seat(reach: Option<&(Seat, Planes)>, i: usize) -> Option<&[u64]> {
+    match reach {
+        Some((mover, hexes)) if mover.index() == i => Some(hexes.rows_of(0)),
+        _ => None,
+    }
+}
+
+/// What a seat with `sources` sees, into `plane`: one ring around its [`NEAR`] sources
+/// and the hexes it can `reach` (moving), two around its [`FAR`] ones, and its [`ONLY`]
+/// hexes; `far` is room to work in, empty.
+fn sight_of(sources: &[Source], reach: Option<&[u64]>, plane: &mut Plane<'_>, far: &mut Plane<'_>) {
     plane.clear();
     for &[rings, q, r] in sources {
         match rings {
@@ -539,6 +553,9 @@ fn sight_of(sources: &[Source], plane: &mut Plane<'_>, far: &mut Plane<'_>) {
             FAR => far.insert(Hex::new(q, r)),
             _ => {}
         }
+    }
+    if let Some(reach) = reach {
+        plane.union_rows(reach);
     }
     // Two rings around the far ones and one around the near: the far ones' first ring
     // joins the near ones, and one more ring around all.
@@ -557,8 +574,8 @@ fn sight_of(sources: &[Source], plane: &mut Plane<'_>, far: &mut Plane<'_>) {
 /// alike in all but their number reach the same hexes: each such group is searched once,
 /// and not at all when the fog's [`ReachMemo`] holds its search in the same
 /// [`movement::World`].
-/// Each hex is listed once. Returns the hexes and the search, the next refresh's memo.
-fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
+/// Returns the hexes (a plane) and the search, the next refresh's memo.
+fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Planes, Reached) {
     // `World::matches` compares without building the world; only a new world is built.
     let memo = fog
         .reach_memo
@@ -581,8 +598,9 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
         })
     };
     let mut groups: Vec<(Unit, Reach)> = Vec::new();
-    // Every group in this position asks for the same roads between the same ends.
-    let mut roads = movement::Roads::default();
+    // Every group in this position asks for the same roads between the same ends, as
+    // did the searches before in the same world.
+    let mut roads = memo.map(|m| m.roads.clone()).unwrap_or_default();
     let switch = movement::Switch::now(s);
     for u in s
         .units
@@ -600,41 +618,38 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Vec<Hex>, Reached) {
         let hexes = memo
             .and_then(|m| m.groups.iter().find(|(g, _)| *g == alike))
             .map_or_else(
-                || reach_of(s, u, ends(), &mut roads).into(),
+                || Arc::new(reach_of(s, u, ends(), &mut roads)),
                 |(_, hexes)| hexes.clone(),
             );
         groups.push((alike, hexes));
     }
-    // Each hex once: a bit a board index.
-    let mut out: Vec<Hex> = Vec::with_capacity(groups.iter().map(|(_, h)| h.len()).sum());
-    let mut listed = vec![0u64; s.board.len().div_ceil(64)];
-    for &(i, h) in groups.iter().flat_map(|(_, hexes)| hexes.iter()) {
-        let (word, bit) = (i / 64, 1 << (i % 64));
-        if listed[word] & bit == 0 {
-            listed[word] |= bit;
-            out.push(h);
-        }
+    let mut out = Planes::new(s.board, 1);
+    let mut plane = out.plane_mut(0);
+    for (_, hexes) in &groups {
+        plane.union_rows(hexes.rows_of(0));
     }
-    (out, Reached { world, groups })
+    (
+        out,
+        Reached {
+            world,
+            roads,
+            groups,
+        },
+    )
 }
 
-/// Dark: the hexes unit `u` could move to this turn (its own hex first), each with its
-/// board index; `ends` are the towns and cities its roads may end at (its owner's and,
+/// Dark: the hexes unit `u` could move to this turn (its own hex among them), as a
+/// plane; `ends` are the towns and cities its roads may end at (its owner's and,
 /// 15.64, his Alliance partners': exactly the hexes `movement::land_road_end` allows);
 /// `known_roads`, the roads asked about in this position.
-fn reach_of(
-    s: &Viktory,
-    u: &Unit,
-    ends: &[Hex],
-    known_roads: &mut movement::Roads,
-) -> Vec<(usize, Hex)> {
+fn reach_of(s: &Viktory, u: &Unit, ends: &[Hex], known_roads: &mut movement::Roads) -> Planes {
     // Best movement left on arrival, per hex reached (by board index; `None` not yet).
     let mut best: Vec<Option<u8>> = vec![None; s.board.len()];
-    // Sized for a typical search (a few dozen hexes), so that it seldom grows.
-    let mut out: Vec<(usize, Hex)> = Vec::with_capacity(64);
+    let mut out = Planes::new(s.board, 1);
+    let mut reached = out.plane_mut(0);
     if let Some(i) = s.board.index(u.hex) {
         best[i] = Some(u.mp);
-        out.push((i, u.hex));
+        reached.insert(u.hex);
     }
     let mut frontier = Vec::with_capacity(32);
     frontier.push((u.hex, u.mp));
@@ -667,7 +682,7 @@ fn reach_of(
             match best[i] {
                 Some(m) if m >= left => continue,
                 Some(_) => {}
-                None => out.push((i, to)),
+                None => reached.insert(to),
             }
             best[i] = Some(left);
             if left > 0 {

@@ -374,9 +374,11 @@ pub fn road_between(s: &Viktory, seat: Seat, from: Hex, to: Hex) -> bool {
 }
 
 /// [`road_between`]'s answers kept for a search that asks for the same roads again and
-/// again in one position (legal moves: every unit in a town asks for the roads out of
-/// it; the Dark reach). Kept only while the position does not change.
-#[derive(Debug, Default)]
+/// again (legal moves: every unit in a town asks for the roads out of it; the Dark
+/// reach). Kept only while the [`World`] is the same: a road reads nothing else (it is
+/// part of [`can_step`]), so the legal moves and the Dark reach keep them with their
+/// world from one decision to the next (issue 28).
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Roads(Vec<(Seat, Hex, Hex, bool)>);
 
 impl Roads {
