@@ -113,8 +113,9 @@ impl<T> std::fmt::Debug for Memo<T> {
 pub(crate) type ReachMemo = Memo<Reached>;
 
 /// Cache (Dark): the sight marked at the last refresh, with what each seat's sight was
-/// marked from ([`Source`]). A refresh marks again only the seats whose sources
-/// changed: in the movement phase one seat's, and in most other actions none.
+/// marked from ([`Source`], and the moving seat's reach). A refresh marks again only the
+/// seats whose sources or reach changed: in the movement phase one seat's, and in most
+/// other actions none.
 pub(crate) type SightMemo = Memo<Sighted>;
 
 /// One refresh's Dark sight: every seat's sources (seat by seat), the sight they gave
@@ -139,7 +140,8 @@ pub(crate) struct Sighted {
 /// compare with the last refresh's as bytes (issue 28).
 type Source = [i32; 3];
 
-/// A unit, a town, or a hex the seat's units can move to: the hex and its neighbours.
+/// A unit or a town: the hex and its neighbours (as a hex the seat's units can move to
+/// is seen, from its reach's plane).
 const NEAR: i32 = 1;
 /// A city or the seat's capital: two hexes around.
 const FAR: i32 = 2;
@@ -469,8 +471,8 @@ fn moving_now(s: &Viktory, seat: Seat) -> bool {
             || (s.turn.stage == Stage::Build && !s.rules.build_after_moving))
 }
 
-/// Dark: every seat's sight, marked again only for the seats whose sources changed
-/// since the fog's [`SightMemo`]; `reached` is the seat [`moving_now`] with its
+/// Dark: every seat's sight, marked again only for the seats whose sources (or reach)
+/// changed since the fog's [`SightMemo`]; `reached` is the seat [`moving_now`] with its
 /// [`reach`].
 fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, Planes)>) -> Sighted {
     let players = usize::from(s.rules.players);
@@ -480,9 +482,10 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, Planes)>) -> Sighte
         .as_deref()
         .filter(|p| p.planes.fits(s.board, players));
     let mut planes = previous.map_or_else(|| Planes::new(s.board, players), |p| p.planes.clone());
-    // Each seat's sources in a fixed order: its units, its towns, its reach when it is
-    // moving, the start hexes while it lays out its capital; each list sized as at the
-    // last refresh (growing it step by step cost more than the one pass saves).
+    // Each seat's sources in a fixed order: its units, its towns, the start hexes while
+    // it lays out its capital (its reach when it is moving is a plane of its own,
+    // `reached`); each list sized as at the last refresh (growing it step by step cost
+    // more than the one pass saves).
     let mut sources: Vec<Vec<Source>> = (0..players)
         .map(|i| {
             let before = previous.and_then(|p| p.sources.get(i)).map_or(0, Vec::len);
