@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use engine::{GameRng, Seat, ToMove};
 
-use crate::{AiGame, Bot, settle};
+use crate::{AiGame, Bot, TurnMemory, settle};
 
 /// Chance outcomes sampled after one action at most (a battle's dice, a reveal).
 const SETTLE_LIMIT: usize = 400;
@@ -27,6 +27,11 @@ pub struct Greedy {
     pub whole_move_limit: usize,
     /// The evaluation's weights ([`AiGame::weights`]); `None`: the game's defaults.
     pub weights: Option<Arc<[f64]>>,
+    /// Where the player turn's [`Plan`] is kept from one decision to the next
+    /// ([`plan_moves_kept`]); `None`: every decision plans from nothing
+    /// ([`plan_moves`]). A caller that builds a bot for each decision (the server)
+    /// hands each the seat's memory.
+    pub memory: Option<TurnMemory>,
 }
 
 impl Default for Greedy {
@@ -36,13 +41,41 @@ impl Default for Greedy {
             determinizations: 1,
             whole_move_limit: 400,
             weights: None,
+            memory: Some(TurnMemory::new()),
+        }
+    }
+}
+
+impl Greedy {
+    /// The plan kept for the player turn of `view`, taken out of the memory (an empty
+    /// one in a new turn, without a memory, or with several determinizations, whose
+    /// averaged scores a plan does not follow).
+    fn take_plan<G: AiGame>(&self, view: &G::View) -> (Plan, Option<u64>) {
+        let turn = G::view_turn(view).filter(|_| self.determinizations <= 1);
+        let plan = match (&self.memory, turn) {
+            (Some(memory), Some(turn)) => memory
+                .take_tree(turn)
+                .and_then(|kept| kept.downcast::<Plan>().ok())
+                .map(|plan| *plan),
+            _ => None,
+        };
+        (plan.unwrap_or_default(), turn)
+    }
+
+    /// Keeps `plan` for the next decision of player turn `turn`.
+    fn keep_plan(&self, plan: Plan, turn: Option<u64>) {
+        if let (Some(memory), Some(turn)) = (&self.memory, turn) {
+            memory.keep_tree(turn, Box::new(plan));
         }
     }
 }
 
 impl<G: AiGame> Bot<G> for Greedy {
     fn name(&self) -> String {
-        "greedy".into()
+        match self.memory {
+            Some(_) => "greedy".into(),
+            None => "greedy(fresh)".into(),
+        }
     }
 
     fn choose(&mut self, view: &G::View, legal: &[G::Action], rng: &mut GameRng) -> usize {
@@ -52,6 +85,7 @@ impl<G: AiGame> Bot<G> for Greedy {
         let Some(seat) = G::view_seat(view) else {
             return 0;
         };
+        let (mut plan, turn) = self.take_plan::<G>(view);
         let mut total = vec![0.0; legal.len()];
         let mut used = 0;
         for d in 0..self.determinizations.max(1) {
@@ -67,22 +101,25 @@ impl<G: AiGame> Bot<G> for Greedy {
                 && self.whole_move_limit > 0
                 && let Some(i) = carry_on(&state, legal, seat, self.whole_move_limit, weights)
             {
+                self.keep_plan(plan, turn);
                 return i;
             }
             let mut scores = scores_with(&state, legal, seat, self.chance_samples, weights, rng);
-            plan_moves(
+            plan_moves_kept(
                 &state,
                 legal,
                 seat,
                 self.whole_move_limit,
                 weights,
                 &mut scores,
+                &mut plan,
             );
             for (t, s) in total.iter_mut().zip(scores) {
                 *t += s;
             }
             used += 1;
         }
+        self.keep_plan(plan, turn);
         if used == 0 {
             return 0;
         }
@@ -196,20 +233,34 @@ pub fn carry_on<G: AiGame>(
 /// Pieces whose whole moves are followed at a time ([`plan_moves`]).
 pub const PLAN_BATCH: usize = 8;
 
+/// What a player turn's decisions learnt of its pieces' whole moves, kept from one
+/// decision to the next ([`plan_moves_kept`]): for each piece followed, how much its best
+/// whole move gained over the position it was followed in.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    gains: Vec<(u32, f64)>,
+}
+
+impl Plan {
+    /// The gain last found for `piece`'s whole move, if it was followed.
+    pub fn gain(&self, piece: u32) -> Option<f64> {
+        self.gains
+            .iter()
+            .find(|&&(p, _)| p == piece)
+            .map(|&(_, g)| g)
+    }
+
+    fn set(&mut self, piece: u32, gain: f64) {
+        match self.gains.iter_mut().find(|(p, _)| *p == piece) {
+            Some((_, g)) => *g = gain,
+            None => self.gains.push((piece, gain)),
+        }
+    }
+}
+
 /// Scores whole moves ([`whole_moves`]) without following every piece's move at every
 /// decision, which costs the square of the pieces when many move (a STAVKA activation
-/// moves every Soviet unit, 7.2.2):
-///
-/// 1. While a piece is part-way through its move ([`AiGame::moving_now`]), its own
-///    further steps are followed first; if the best action is then to carry it on, that
-///    is the choice (carrying on first and moving another piece after is as good, and
-///    another piece's move ends this one's).
-/// 2. Otherwise the pieces are taken in the order of their best single step's score,
-///    [`PLAN_BATCH`] at a time, until the best action is no longer a step of a piece
-///    not yet followed.
-/// 3. Before the best action is a pass ([`AiGame::is_pass`]: ending the Movement
-///    Segment), every remaining piece is followed, so none is left standing that had
-///    somewhere worth going.
+/// moves every Soviet unit, 7.2.2); [`plan_moves_kept`] with nothing kept.
 pub fn plan_moves<G: AiGame>(
     state: &G,
     legal: &[G::Action],
@@ -217,6 +268,47 @@ pub fn plan_moves<G: AiGame>(
     limit: usize,
     weights: Option<&[f64]>,
     scores: &mut [f64],
+) {
+    plan_moves_kept(
+        state,
+        legal,
+        seat,
+        limit,
+        weights,
+        scores,
+        &mut Plan::default(),
+    );
+}
+
+/// Scores whole moves ([`whole_moves`]), following as few pieces as it can:
+///
+/// 1. While a piece is part-way through its move ([`AiGame::moving_now`]), its own
+///    further steps are followed first; if the best action is then to carry it on, that
+///    is the choice (carrying on first and moving another piece after is as good, and
+///    another piece's move ends this one's).
+/// 2. Otherwise the pieces are taken in the order of their best single step's score,
+///    [`PLAN_BATCH`] at a time, until the best action is no longer a step of a piece
+///    not yet taken.
+/// 3. Before the best action is a pass ([`AiGame::is_pass`]: ending the Movement
+///    Segment), every remaining piece is taken, so none is left standing that had
+///    somewhere worth going.
+///
+/// A piece taken is followed now, unless `plan` kept its gain from an earlier decision
+/// of the turn (another piece has moved since). Such a piece is expected to gain as much
+/// again, and is followed only while that expectation beats the best action found, its
+/// own single step is the best action, or the best action is a pass (3): the moves of
+/// the other pieces rarely change what one piece's move is worth, and following each
+/// piece again at each decision cost most of a STAVKA activation's time. Every piece
+/// followed has its gain kept in `plan`. With an empty `plan` every piece taken is
+/// followed.
+pub fn plan_moves_kept<G: AiGame>(
+    state: &G,
+    legal: &[G::Action],
+    seat: Seat,
+    limit: usize,
+    weights: Option<&[f64]>,
+    scores: &mut [f64],
+    plan: &mut Plan,
 ) {
     if limit == 0 {
         return;
@@ -231,19 +323,57 @@ pub fn plan_moves<G: AiGame>(
             }
         }
     }
+    if pieces.is_empty() {
+        return;
+    }
     pieces.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
     let mut left: Vec<u32> = pieces.into_iter().map(|(p, _)| p).collect();
+    let base = value(state, seat, weights);
+    let follow = |batch: &[u32], scores: &mut [f64], plan: &mut Plan| {
+        whole_moves(state, legal, seat, limit, weights, batch, scores);
+        for &p in batch {
+            let best = (legal.iter().zip(scores.iter()))
+                .filter(|(a, _)| G::moving_piece(a) == Some(p))
+                .fold(f64::NEG_INFINITY, |m, (_, &v)| m.max(v));
+            plan.set(p, best - base);
+        }
+    };
     if let Some(now) = state.moving_now().filter(|p| left.contains(p)) {
-        whole_moves(state, legal, seat, limit, weights, &[now], scores);
+        follow(&[now], scores, plan);
         let b = best::<G>(legal, scores);
         if G::moving_piece(&legal[b]) == Some(now) {
             return;
         }
         left.retain(|&p| p != now);
     }
+    // Pieces taken whose gain the plan kept, not followed yet: each with the score it
+    // is expected to reach.
+    let mut expected: Vec<(u32, f64)> = Vec::new();
     while !left.is_empty() {
-        let batch: Vec<u32> = left.drain(..PLAN_BATCH.min(left.len())).collect();
-        whole_moves(state, legal, seat, limit, weights, &batch, scores);
+        let taken: Vec<u32> = left.drain(..PLAN_BATCH.min(left.len())).collect();
+        let (kept, fresh): (Vec<u32>, Vec<u32>) =
+            taken.into_iter().partition(|&p| plan.gain(p).is_some());
+        expected.extend(
+            kept.iter()
+                .map(|&p| (p, base + plan.gain(p).unwrap_or(0.0))),
+        );
+        follow(&fresh, scores, plan);
+        loop {
+            let b = best::<G>(legal, scores);
+            let own = G::moving_piece(&legal[b]).filter(|p| expected.iter().any(|e| e.0 == *p));
+            // Before a pass every piece is followed (3 above), kept or not.
+            let pass = G::is_pass(&legal[b]);
+            let next = own.or_else(|| {
+                expected
+                    .iter()
+                    .filter(|e| pass || e.1 > scores[b] + 1e-9)
+                    .max_by(|x, y| x.1.total_cmp(&y.1).then(y.0.cmp(&x.0)))
+                    .map(|e| e.0)
+            });
+            let Some(p) = next else { break };
+            expected.retain(|e| e.0 != p);
+            follow(&[p], scores, plan);
+        }
         let b = &legal[best::<G>(legal, scores)];
         let unexplored = G::moving_piece(b).is_some_and(|p| left.contains(&p));
         if !unexplored && !G::is_pass(b) {

@@ -76,6 +76,7 @@ impl Level {
             Level::Random => Box::new(RandomBot),
             Level::Easy => Box::new(Greedy {
                 weights,
+                memory: Some(memory),
                 ..Greedy::default()
             }),
             Level::Normal | Level::Hard => {

@@ -1088,16 +1088,19 @@ fn positions_with_one_value_key_evaluate_alike() {
     );
 }
 
-/// Greedy's shortcuts in following whole moves (`greedy::plan_moves`) never end the
-/// Movement Segment (4.1.2) while some activated piece could still move somewhere worth
-/// more: before a pass is chosen every piece's whole move is followed. Checked at every
-/// Movement Segment decision of games greedy plays against itself.
+/// Greedy's shortcuts in following whole moves (`greedy::plan_moves`, and
+/// `plan_moves_kept` with the plan kept from decision to decision within an activation,
+/// as the bot keeps it) never end the Movement Segment (4.1.2) while some activated
+/// piece could still move somewhere worth more: before a pass is chosen every piece's
+/// whole move is followed. Checked at every Movement Segment decision of games greedy
+/// plays against itself, planning afresh and with the kept plan.
 #[test]
 fn greedy_ends_a_movement_segment_only_when_no_move_is_worth_more() {
-    let mut passes = 0;
-    for seed in 0..1u64 {
+    for kept in [false, true] {
+        let mut passes = 0;
         let mut s = start(avl::DEMO_SCENARIO, Options::default());
-        let mut rng = GameRng::from_u64(seed);
+        let mut rng = GameRng::from_u64(0);
+        let mut plan = (0, ai::greedy::Plan::default());
         for _ in 0..1_000 {
             if !ai::settle(&mut s, &mut rng, 1_000) {
                 break;
@@ -1108,7 +1111,11 @@ fn greedy_ends_a_movement_segment_only_when_no_move_is_worth_more() {
             let legal = s.legal_actions();
             let one = ai::greedy::scores(&s, &legal, seat, 0, &mut rng);
             let mut planned = one.clone();
-            ai::greedy::plan_moves(&s, &legal, seat, 400, None, &mut planned);
+            let turn = ai::avl::turn_marker(&s);
+            if !kept || plan.0 != turn {
+                plan = (turn, ai::greedy::Plan::default());
+            }
+            ai::greedy::plan_moves_kept(&s, &legal, seat, 400, None, &mut planned, &mut plan.1);
             let b = ai::greedy::best::<Avl>(&legal, &planned);
             if s.phase() == avl::Phase::Movement && Avl::is_pass(&legal[b]) {
                 let pieces = ai::greedy::moving_pieces::<Avl>(&legal);
@@ -1117,7 +1124,7 @@ fn greedy_ends_a_movement_segment_only_when_no_move_is_worth_more() {
                 for (a, v) in legal.iter().zip(&full) {
                     assert!(
                         *v <= planned[b] + 1e-12,
-                        "seed {seed}: ended the segment ({}) while {a:?} reaches {v}",
+                        "kept {kept}: ended the segment ({}) while {a:?} reaches {v}",
                         planned[b]
                     );
                 }
@@ -1125,8 +1132,62 @@ fn greedy_ends_a_movement_segment_only_when_no_move_is_worth_more() {
             }
             s.apply(legal[b]).expect("legal");
         }
+        assert!(passes > 10, "kept {kept}: only {passes} passes checked");
     }
-    assert!(passes > 10, "only {passes} passes checked");
+}
+
+/// Issue 29: greedy keeps its plan of whole moves (`greedy::Plan`) in the seat's
+/// `TurnMemory`, so that a caller that builds a bot for each decision (the server) plans
+/// from the activation's earlier decisions as one bot kept over the game does: both play
+/// the same game on the test scenario, and the memory holds a plan after a Movement
+/// Segment decision. Without a memory nothing is kept.
+#[test]
+fn greedy_keeps_its_plan_in_the_seat_s_memory() {
+    let play = |per_decision: bool, kept: bool| {
+        let memories = [ai::TurnMemory::new(), ai::TurnMemory::new()];
+        let greedy = |seat: usize| Greedy {
+            memory: kept.then(|| memories[seat].clone()),
+            ..Greedy::default()
+        };
+        let mut kept_bots = [greedy(0), greedy(1)];
+        let mut s = start(avl::DEMO_SCENARIO, Options::default());
+        let mut rng = GameRng::from_u64(5);
+        let mut actions = Vec::new();
+        let mut plans = 0;
+        while actions.len() < 300 && ai::settle(&mut s, &mut rng, 1_000) {
+            let Some(seat) = s.to_move().seat() else {
+                break;
+            };
+            let legal = s.legal_actions();
+            let view = s.view(Some(seat));
+            let mut fresh_bot = greedy(seat.index());
+            let bot = if per_decision {
+                &mut fresh_bot
+            } else {
+                &mut kept_bots[seat.index()]
+            };
+            let i = Bot::<Avl>::choose(bot, &view, &legal, &mut rng);
+            let turn = <Avl as AiGame>::view_turn(&view).expect("a view tells its activation");
+            if s.phase() == avl::Phase::Movement
+                && ai::greedy::moving_pieces::<Avl>(&legal).len() > 1
+                && memories[seat.index()].holds_tree(turn)
+            {
+                plans += 1;
+            }
+            actions.push(legal[i]);
+            s.apply(legal[i]).expect("legal");
+        }
+        (actions, plans)
+    };
+    let (one_bot, plans) = play(false, true);
+    assert!(plans > 10, "{plans} decisions kept a plan");
+    let (bot_per_decision, _) = play(true, true);
+    assert_eq!(one_bot, bot_per_decision);
+    let (fresh, plans) = play(true, false);
+    assert_eq!(plans, 0, "nothing kept without a memory");
+    // The kept plan is read: in this game it leads to other moves than planning afresh
+    // (so a bot that lost its plan between decisions would not play `one_bot`'s game).
+    assert_ne!(one_bot, fresh);
 }
 
 /// The search's root priors follow whole moves (`MctsConfig::root_whole_moves`, rule

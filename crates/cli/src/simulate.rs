@@ -28,7 +28,8 @@ pub(crate) struct SimulateArgs {
     /// Bots, comma-separated: random, greedy, mcts, or a level (easy, normal, hard);
     /// `NAME:WEIGHTS` evaluates with other weights (VIKTORY: `hand`, `default`, or a
     /// file from `hexwar tune`); `fresh-NAME` (mcts, normal, hard) starts every
-    /// decision's search from a new tree, not the turn's kept one. Two bots with more than two players: the first against
+    /// decision's search from a new tree, not the turn's kept one, and (greedy, easy)
+    /// plans every decision's whole moves from nothing, not from the turn's kept plan. Two bots with more than two players: the first against
     /// a field of the second.
     #[arg(long, default_value = "greedy,random", value_delimiter = ',')]
     bots: Vec<String>,
@@ -123,13 +124,24 @@ fn make_bot<G: AiGame>(name: &str, args: &SimulateArgs) -> Result<Box<dyn Bot<G>
         None => (name, None),
     };
     if let Some(searcher) = base.strip_prefix("fresh-") {
+        if matches!(searcher, "greedy" | "easy") {
+            return Ok(Box::new(Greedy {
+                weights,
+                memory: None,
+                ..Greedy::default()
+            }));
+        }
         let config = match searcher {
             "mcts" => mcts_config::<G>(args),
             other => match other.parse::<Level>() {
                 Ok(level @ (Level::Normal | Level::Hard)) => {
                     level.search::<G>(Duration::from_hours(1), args.trees.max(1))
                 }
-                _ => return Err(format!("fresh-{other}: only mcts, normal and hard search")),
+                _ => {
+                    return Err(format!(
+                        "fresh-{other}: only greedy, easy, mcts, normal and hard keep a turn's plan"
+                    ));
+                }
             },
         };
         let mut mcts = Mcts::new(MctsConfig {
@@ -968,8 +980,8 @@ mod tests {
         assert!(tournament_of("dice-race").is_none());
     }
 
-    /// `fresh-NAME` is the search without the turn's kept tree (issue 29 measures what
-    /// keeping it gains); only searching bots have a tree.
+    /// `fresh-NAME` is the search without the turn's kept tree, or greedy without its
+    /// kept plan (issue 29 measures what keeping them gains); random keeps nothing.
     #[test]
     fn fresh_bots_start_every_search_anew() {
         #[derive(clap::Parser)]
@@ -984,7 +996,9 @@ mod tests {
         assert_eq!(name("fresh-hard:hand"), Ok("mcts(1000 ms, fresh)".into()));
         assert_eq!(name("mcts"), Ok("mcts(50 it)".into()));
         assert_eq!(name("fresh-mcts"), Ok("mcts(50 it, fresh)".into()));
-        assert!(name("fresh-easy").is_err());
+        assert_eq!(name("easy"), Ok("greedy".into()));
+        assert_eq!(name("fresh-easy"), Ok("greedy(fresh)".into()));
+        assert_eq!(name("fresh-greedy:hand"), Ok("greedy(fresh)".into()));
         assert!(name("fresh-random").is_err());
     }
 
