@@ -411,11 +411,11 @@ fn the_fast_supply_and_railroad_traces_agree_with_the_rules() {
     assert!(checked > 80, "{checked}");
 }
 
-/// The evaluation keeps the last position's supply traces and uses them again where a
-/// move changed no hex a supply line could go through (`Topology::trace_unchanged`):
-/// the snapshot of every position after each legal action, scored one after another as
-/// greedy scores them, has the traces a fresh trace finds (10.1.2). Random play on both
-/// maps, with the positions after the moves of pieces at the front among them.
+/// The evaluation keeps the last position's supply traces and updates them where a move
+/// opened or closed hexes to supply lines (`Topology::retrace`): the snapshot of every
+/// position after each legal action, scored one after another as greedy scores them, has
+/// the traces a fresh trace finds (10.1.2). Random play on both maps, with the positions
+/// after the moves of pieces at the front among them.
 #[test]
 fn kept_supply_traces_are_the_traces_of_the_position() {
     let (mut checked, mut kept) = (0, 0);
@@ -448,6 +448,59 @@ fn kept_supply_traces_are_the_traces_of_the_position() {
     assert!(
         checked > 2_000 && kept > 500,
         "{checked} positions, {kept} traces kept"
+    );
+}
+
+/// Rule 10.1.2: a supply trace updated from the trace of another grid
+/// (`Topology::retrace`) reaches exactly the hexes a fresh trace of its own grid
+/// reaches, and counts them: the grids of random play on the campaign, each updated from
+/// the grid before it and from the grid ten positions back, then with the bits of forty
+/// random hexes scrambled (pieces and ZOCs appearing and vanishing), and back.
+#[test]
+fn a_supply_trace_updated_is_the_trace_of_its_grid() {
+    let s0 = start(CAMPAIGN, Options::default());
+    let topo = Topology::new(s0.rules());
+    let mut grids: Vec<(Vec<u8>, bool)> = Vec::new();
+    playout(s0, 21, 400, |s, _, _| {
+        let snap = ai::avl::snapshot::Snapshot::of(s);
+        grids.push((snap.grid, snap.pocket_closed));
+    });
+    let mut rng = GameRng::from_u64(22);
+    let (mut checked, mut changed) = (0, 0);
+    let mut check = |from: &[u8], to: &[u8], closed: bool| {
+        for side in Side::BOTH {
+            let mut t = ai::avl::topology::Trace::default();
+            topo.trace_into(from, side, closed, &mut t);
+            let before = t.reached.clone();
+            topo.retrace(from, to, side, closed, &mut t);
+            let mut fresh = Vec::new();
+            let n = topo.trace(to, side, closed, &mut fresh);
+            assert_eq!(t.reached, fresh, "{side}: the hexes reached");
+            assert_eq!(t.count(), n, "{side}: the count");
+            changed += usize::from(before != fresh);
+            checked += 1;
+        }
+    };
+    for i in 1..grids.len() {
+        let (to, closed) = &grids[i];
+        for back in [1, 10] {
+            if let Some((from, was_closed)) = i.checked_sub(back).map(|j| &grids[j])
+                && was_closed == closed
+            {
+                check(from, to, *closed);
+            }
+        }
+        let mut scrambled = to.clone();
+        for _ in 0..40 {
+            let at = rng.below(scrambled.len() as u32) as usize;
+            scrambled[at] = rng.below(16) as u8;
+        }
+        check(to, &scrambled, *closed);
+        check(&scrambled, to, *closed);
+    }
+    assert!(
+        checked > 1_000 && changed > 300,
+        "{checked} updates checked, {changed} changed the trace"
     );
 }
 

@@ -9,7 +9,7 @@ use avl::rules::pocket;
 use avl::{Avl, Location, PieceId, Side};
 use hexmap::Board;
 
-use super::topology::{self, NONE, Topology, piece_bit};
+use super::topology::{self, NONE, Topology, Trace, piece_bit};
 
 /// A piece on the map.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,60 +116,48 @@ struct Traces {
     topo: Rc<Topology>,
     pocket_closed: bool,
     grid: Vec<u8>,
-    traced: [Vec<bool>; 2],
-    count: [usize; 2],
+    kept: [Trace; 2],
 }
 
 thread_local! {
     /// The last snapshot's traces on this thread. The bots score positions that differ
-    /// by a move one after another (greedy's whole moves, a search's siblings), and
-    /// most moves change no hex a supply line goes through
-    /// ([`Topology::trace_unchanged`]); then the trace is not run again.
+    /// by a move one after another (greedy's whole moves, a search's siblings), and a
+    /// move opens and closes only a few hexes to supply lines: the last traces are
+    /// updated where those hexes lead ([`Topology::retrace`]), not traced again.
     static LAST: RefCell<Option<Traces>> = const { RefCell::new(None) };
 }
 
-/// Both sides' supply traces over `grid` (10.1.2): the last snapshot's where
-/// [`Topology::trace_unchanged`] shows them unchanged, else traced now.
+/// Both sides' supply traces over `grid` (10.1.2): the last snapshot's, updated
+/// ([`Topology::retrace`]), or traced now on another map or when the Pocket opened.
 fn traces(topo: &Rc<Topology>, grid: &[u8], closed: bool) -> ([Vec<bool>; 2], [usize; 2]) {
     LAST.with(|last| {
         let mut last = last.borrow_mut();
-        let prev = last
-            .as_ref()
-            .filter(|p| Rc::ptr_eq(&p.topo, topo) && p.pocket_closed == closed);
-        let mut traced = [Vec::new(), Vec::new()];
-        let mut count = [0; 2];
-        for side in Side::BOTH {
-            let k = side.index();
-            match prev {
-                Some(p) if topo.trace_unchanged(&p.grid, grid, side, closed, &p.traced[k]) => {
-                    traced[k].clone_from(&p.traced[k]);
-                    count[k] = p.count[k];
+        let kept = match last.as_mut() {
+            Some(p) if Rc::ptr_eq(&p.topo, topo) && p.pocket_closed == closed => {
+                for side in Side::BOTH {
+                    let k = side.index();
+                    topo.retrace(&p.grid, grid, side, closed, &mut p.kept[k]);
                 }
-                _ => count[k] = topo.trace(grid, side, closed, &mut traced[k]),
+                p
             }
-        }
-        // Kept in the last snapshot's buffers: no allocation once they are sized.
-        match last.as_mut() {
-            Some(p) => {
-                p.topo = Rc::clone(topo);
-                p.pocket_closed = closed;
-                p.grid.clear();
-                p.grid.extend_from_slice(grid);
-                for (kept, now) in p.traced.iter_mut().zip(&traced) {
-                    kept.clone_from(now);
+            _ => {
+                let mut kept: [Trace; 2] = Default::default();
+                for side in Side::BOTH {
+                    topo.trace_into(grid, side, closed, &mut kept[side.index()]);
                 }
-                p.count = count;
-            }
-            None => {
-                *last = Some(Traces {
+                last.insert(Traces {
                     topo: Rc::clone(topo),
                     pocket_closed: closed,
-                    grid: grid.to_vec(),
-                    traced: traced.clone(),
-                    count,
-                });
+                    grid: Vec::new(),
+                    kept,
+                })
             }
-        }
-        (traced, count)
+        };
+        kept.grid.clear();
+        kept.grid.extend_from_slice(grid);
+        (
+            [kept.kept[0].reached.clone(), kept.kept[1].reached.clone()],
+            [kept.kept[0].count(), kept.kept[1].count()],
+        )
     })
 }

@@ -71,6 +71,48 @@ pub fn distance(a: Hex, b: Hex) -> u32 {
         .max(dq.wrapping_add(dr).unsigned_abs())
 }
 
+/// A flood from a side's supply sources ([`Topology::trace`], [`Topology::rail_net`]):
+/// the hexes reached, and how: each reached hex's parent, the hex it was reached from
+/// ([`NONE`] for a source), and the reached hexes in an order where every parent comes
+/// before its children. [`Topology::retrace`] updates a supply trace from them when
+/// hexes open and close.
+#[derive(Clone, Debug, Default)]
+pub struct Trace {
+    /// Per hex index: reached.
+    pub reached: Vec<bool>,
+    parent: Vec<u32>,
+    order: Vec<u32>,
+}
+
+impl Trace {
+    /// The number of hexes reached.
+    pub fn count(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Empties the trace for a map of `n` hexes, keeping parents if `parents`.
+    fn reset(&mut self, n: usize, parents: bool) {
+        self.reached.clear();
+        self.reached.resize(n, false);
+        // A parent is read only for a reached hex, and written when it is reached.
+        if !parents {
+            self.parent.clear();
+        } else if self.parent.len() != n {
+            self.parent = vec![NONE; n];
+        }
+        self.order.clear();
+    }
+
+    /// Marks hex index `i` reached from `parent` (kept if the trace keeps parents).
+    fn reach(&mut self, i: usize, parent: u32) {
+        self.reached[i] = true;
+        if let Some(p) = self.parent.get_mut(i) {
+            *p = parent;
+        }
+        self.order.push(i as u32);
+    }
+}
+
 /// The map flattened for the evaluation: every table is indexed by the board's dense
 /// hex index.
 #[derive(Debug)]
@@ -195,12 +237,21 @@ impl Topology {
         pocket_closed: bool,
         out: &mut Vec<bool>,
     ) -> usize {
-        self.flood(
-            side,
-            |i| self.supply_open(grid[i], i, side, pocket_closed),
-            supply_crosses,
-            out,
-        )
+        let mut t = Trace {
+            reached: std::mem::take(out),
+            ..Trace::default()
+        };
+        let open = |i| self.supply_open(grid[i], i, side, pocket_closed);
+        self.flood(side, open, supply_crosses, &mut t, false);
+        *out = t.reached;
+        t.order.len()
+    }
+
+    /// [`Topology::trace`] into `t`, with how each hex was reached
+    /// ([`Topology::retrace`] reads it).
+    pub fn trace_into(&self, grid: &[u8], side: Side, pocket_closed: bool, t: &mut Trace) {
+        let open = |i| self.supply_open(grid[i], i, side, pocket_closed);
+        self.flood(side, open, supply_crosses, t, true);
     }
 
     /// Rule 10.1.2: whether a supply line of `side` may enter hex index `i`, whose
@@ -215,53 +266,81 @@ impl Topology {
             && (g & own != 0 || g & enemy_zoc == 0)
     }
 
-    /// Whether `side`'s trace ([`Topology::trace`]) over `grid` reaches exactly the
-    /// hexes `reached`, which it reached over `before` (both with `pocket_closed`),
-    /// without tracing again: true when every hex whose openness changed between the two
-    /// grids is one the trace could not have gone through either way. A hex that
-    /// closed was not reached; a hex that opened is not a source and borders no reached
-    /// hex across a hexside a supply line crosses (a hex that opened can then be reached
-    /// only through another that opened, and none of them borders the trace). False
-    /// when any change may matter: the caller traces again.
-    pub fn trace_unchanged(
+    /// Makes `t`, `side`'s supply trace over `before` ([`Topology::trace_into`]), its
+    /// trace over `grid` (both with `pocket_closed`) without tracing the whole map
+    /// again: only the hexes whose openness to `side`'s supply lines changed are looked
+    /// at. A hex that closed cuts off every hex whose line ran through it (its
+    /// descendants in `t`); the hexes cut off and the hexes that opened are then reached
+    /// again from the hexes still reached next to them, and the trace spreads on from
+    /// there. The result is the hexes [`Topology::trace`] finds: a hex still reached
+    /// keeps its line, which passes only hexes still open; and a line to any other hex
+    /// leaves the hexes still reached through one cut off or opened (a hex next to a
+    /// reached one, that was not reached itself, was closed).
+    pub fn retrace(
         &self,
         before: &[u8],
         grid: &[u8],
         side: Side,
         pocket_closed: bool,
-        reached: &[bool],
-    ) -> bool {
-        if before.len() != grid.len() || reached.len() != grid.len() {
-            return false;
+        t: &mut Trace,
+    ) {
+        let n = self.len();
+        if before.len() != n || grid.len() != n || t.reached.len() != n || t.parent.len() != n {
+            return self.trace_into(grid, side, pocket_closed, t);
         }
+        let open = |i: usize| self.supply_open(grid[i], i, side, pocket_closed);
+        // Hexes that may be reached now and were not: those that opened, then those cut
+        // off.
+        let mut again: Vec<u32> = Vec::new();
+        let mut cut = false;
         for (i, (&was, &now)) in before.iter().zip(grid).enumerate() {
             if was == now {
                 continue;
             }
-            let (was_open, now_open) = (
-                self.supply_open(was, i, side, pocket_closed),
-                self.supply_open(now, i, side, pocket_closed),
-            );
-            if was_open == now_open {
-                continue;
-            }
-            if was_open {
-                if reached[i] {
-                    return false;
-                }
-            } else if self.sources[side.index()].contains(&(i as u32))
-                || self.borders_trace(i, reached)
-            {
-                return false;
+            let (was_open, now_open) = (self.supply_open(was, i, side, pocket_closed), open(i));
+            if was_open && !now_open && t.reached[i] {
+                t.reached[i] = false;
+                cut = true;
+            } else if !was_open && now_open {
+                again.push(i as u32);
             }
         }
-        true
+        if cut {
+            // Parents come first: a hex whose parent is no longer reached is cut off.
+            for &h in &t.order {
+                let h = h as usize;
+                let p = t.parent[h];
+                if t.reached[h] && p != NONE && !t.reached[p as usize] {
+                    t.reached[h] = false;
+                    again.push(h as u32);
+                }
+            }
+            let reached = &t.reached;
+            t.order.retain(|&h| reached[h as usize]);
+        }
+        let head = t.order.len();
+        for &x in &again {
+            let x = x as usize;
+            if !t.reached[x]
+                && open(x)
+                && let Some(from) = self.reached_next_to(x, &t.reached)
+            {
+                t.reach(x, from);
+            }
+        }
+        for &src in &self.sources[side.index()] {
+            let i = src as usize;
+            if !t.reached[i] && open(i) {
+                t.reach(i, NONE);
+            }
+        }
+        self.spread(open, supply_crosses, t, head);
     }
 
-    /// Whether a supply line traced to the hexes `reached` could step into hex index
-    /// `i` from one of them.
-    fn borders_trace(&self, i: usize, reached: &[bool]) -> bool {
-        self.neighbors[i].iter().any(|&j| {
+    /// A hex in `reached` from which a supply line may step into hex index `i` (across
+    /// a hexside it crosses), if there is one.
+    fn reached_next_to(&self, i: usize, reached: &[bool]) -> Option<u32> {
+        self.neighbors[i].iter().copied().find(|&j| {
             j != NONE && reached[j as usize] && {
                 let j = j as usize;
                 self.neighbors[j]
@@ -287,31 +366,45 @@ impl Topology {
                 && !(pocket_closed && self.pocket[i])
                 && grid[i] & blocked == 0
         };
-        self.flood(side, open, |edge| edge & RAILROAD != 0, out);
+        let mut t = Trace {
+            reached: std::mem::take(out),
+            ..Trace::default()
+        };
+        self.flood(side, open, |edge| edge & RAILROAD != 0, &mut t, false);
+        *out = t.reached;
     }
 
     /// The hexes reached from `side`'s supply sources that are `open`, stepping into
-    /// open hexes across hexsides whose feature bits `crosses` allows; `out` is
-    /// overwritten. Returns the number of hexes reached.
+    /// open hexes across hexsides whose feature bits `crosses` allows, into `t` (with
+    /// each hex's parent if `parents`).
     fn flood(
         &self,
         side: Side,
         open: impl Fn(usize) -> bool,
         crosses: impl Fn(u8) -> bool,
-        out: &mut Vec<bool>,
-    ) -> usize {
-        out.clear();
-        out.resize(self.len(), false);
-        let mut queue: Vec<u32> = Vec::with_capacity(256);
+        t: &mut Trace,
+        parents: bool,
+    ) {
+        t.reset(self.len(), parents);
         for &src in &self.sources[side.index()] {
             let i = src as usize;
-            if !out[i] && open(i) {
-                out[i] = true;
-                queue.push(src);
+            if !t.reached[i] && open(i) {
+                t.reach(i, NONE);
             }
         }
-        let mut head = 0;
-        while let Some(&h) = queue.get(head) {
+        self.spread(open, crosses, t, 0);
+    }
+
+    /// Spreads `t` from its hexes in order from `head` on, breadth first, into the
+    /// `open` hexes not reached, across hexsides `crosses` allows.
+    fn spread(
+        &self,
+        open: impl Fn(usize) -> bool,
+        crosses: impl Fn(u8) -> bool,
+        t: &mut Trace,
+        mut head: usize,
+    ) {
+        while let Some(&h) = t.order.get(head) {
             head += 1;
             let h = h as usize;
             for (k, &j) in self.neighbors[h].iter().enumerate() {
@@ -319,13 +412,11 @@ impl Topology {
                     continue;
                 }
                 let j = j as usize;
-                if !out[j] && open(j) {
-                    out[j] = true;
-                    queue.push(j as u32);
+                if !t.reached[j] && open(j) {
+                    t.reach(j, h as u32);
                 }
             }
         }
-        queue.len()
     }
 }
 
