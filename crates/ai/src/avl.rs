@@ -87,6 +87,12 @@ impl AiGame for Avl {
         Some(value_key(self))
     }
 
+    /// The fingerprint extends the value key: the map is hashed once for both.
+    fn fingerprint_and_key(&self) -> (u64, Option<u64>) {
+        let key = value_key(self);
+        (fingerprint_from(self, key), Some(key))
+    }
+
     /// Forced decisions and the further steps of a move played at once, an activation's
     /// decisions sharing one budget ([`pace`]).
     fn pace(view: &View, legal: &[Action], budget: Budget, rng: &mut GameRng) -> Pace {
@@ -154,9 +160,14 @@ pub fn moves_of(s: &Avl, piece: u32) -> Vec<Action> {
 /// A hash of what a move can change: every piece's location, step and supply marker,
 /// Victory City control, the moving piece and its spent MPs, the pieces done moving.
 pub fn fingerprint(s: &Avl) -> u64 {
+    fingerprint_from(s, value_key(s))
+}
+
+/// [`fingerprint`] from the state's [`value_key`], `key`.
+fn fingerprint_from(s: &Avl, key: u64) -> u64 {
     let pos = s.position();
     let mut h = hasher();
-    hash_map_state(s, &mut h);
+    key.hash(&mut h);
     if let Some(a) = &pos.activation {
         a.moved.hash(&mut h);
         if let Some(m) = &a.mover {

@@ -116,6 +116,12 @@ pub trait AiGame: Game {
         None
     }
 
+    /// [`AiGame::fingerprint`] and [`AiGame::value_key`] at once, for a game that works
+    /// out what they share once.
+    fn fingerprint_and_key(&self) -> (u64, Option<u64>) {
+        (self.fingerprint(), self.value_key())
+    }
+
     /// How MCTS ([`crate::Mcts`]) spends its per-decision `budget` on this decision:
     /// all of it (the default), less (a decision among many of one long turn, so that
     /// the turn keeps pace), or none (a forced or near-forced decision, played at

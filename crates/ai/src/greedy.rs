@@ -424,11 +424,12 @@ pub fn whole_moves<G: AiGame>(
                 }
                 let mut next = s.clone();
                 next.apply_unchecked(a);
-                if !seen.insert(next.fingerprint()) {
+                let (fingerprint, key) = next.fingerprint_and_key();
+                if !seen.insert(fingerprint) {
                     continue;
                 }
                 explored += 1;
-                let v = match next.value_key() {
+                let v = match key {
                     Some(k) => *evaluated
                         .entry(k)
                         .or_insert_with(|| value(&next, seat, weights)),

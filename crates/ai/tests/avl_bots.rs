@@ -1075,6 +1075,7 @@ fn positions_with_one_value_key_evaluate_alike() {
                 followed += 1;
                 let v = ai::avl::eval::evaluate(&x, &w)[seat.index()];
                 let key = x.value_key().expect("A Victory Lost keys its positions");
+                assert_eq!(x.fingerprint_and_key(), (x.fingerprint(), Some(key)));
                 if x.position().control != s.position().control {
                     taken += 1;
                 }
