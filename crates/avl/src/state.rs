@@ -733,6 +733,7 @@ impl Avl {
     // ---- accessors ----
 
     /// The fixed rules (scenario, compiled data, options).
+    #[inline]
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
@@ -743,11 +744,13 @@ impl Avl {
     }
 
     /// The changing position.
+    #[inline]
     pub fn position(&self) -> &Position {
         &self.pos
     }
 
     /// The map.
+    #[inline]
     pub fn map(&self) -> &crate::map::Map {
         &self.rules.data.map
     }
@@ -758,6 +761,7 @@ impl Avl {
     }
 
     /// Number of pieces (units and HQs).
+    #[inline]
     pub fn piece_count(&self) -> usize {
         self.rules.data.units.len() + self.rules.data.hqs.len()
     }
@@ -768,16 +772,19 @@ impl Avl {
     }
 
     /// Whether the piece is a HQ.
+    #[inline]
     pub fn is_hq(&self, p: PieceId) -> bool {
         usize::from(p.0) >= self.rules.data.units.len()
     }
 
     /// The printed data of a combat unit.
+    #[inline]
     pub fn unit_info(&self, p: PieceId) -> Option<&crate::unit::UnitInfo> {
         self.rules.data.units.get(usize::from(p.0))
     }
 
     /// The printed data of a HQ.
+    #[inline]
     pub fn hq_info(&self, p: PieceId) -> Option<&crate::unit::HqInfo> {
         usize::from(p.0)
             .checked_sub(self.rules.data.units.len())
@@ -798,6 +805,7 @@ impl Avl {
     }
 
     /// Nationality.
+    #[inline]
     pub fn nationality(&self, p: PieceId) -> Nationality {
         self.unit_info(p)
             .map(|u| u.nationality)
@@ -806,16 +814,19 @@ impl Avl {
     }
 
     /// Side.
+    #[inline]
     pub fn side(&self, p: PieceId) -> Side {
         self.nationality(p).side()
     }
 
     /// Mechanized (HQs are not).
+    #[inline]
     pub fn mechanized(&self, p: PieceId) -> bool {
         self.unit_info(p).is_some_and(|u| u.mechanized)
     }
 
     /// The piece's state.
+    #[inline]
     pub fn piece(&self, p: PieceId) -> PieceState {
         self.pos.pieces[usize::from(p.0)]
     }
@@ -825,11 +836,13 @@ impl Avl {
     }
 
     /// Where the piece is.
+    #[inline]
     pub fn location(&self, p: PieceId) -> Location {
         self.piece(p).location
     }
 
     /// The map hex of the piece, if on the map.
+    #[inline]
     pub fn hex_of(&self, p: PieceId) -> Option<Hex> {
         match self.location(p) {
             Location::Map(h) => Some(h),
@@ -884,11 +897,13 @@ impl Avl {
     }
 
     /// The turn.
+    #[inline]
     pub fn turn(&self) -> Turn {
         self.pos.turn
     }
 
     /// The phase.
+    #[inline]
     pub fn phase(&self) -> Phase {
         self.pos.phase
     }
