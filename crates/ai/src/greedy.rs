@@ -351,12 +351,13 @@ pub fn plan_moves_kept<G: AiGame>(
     let mut expected: Vec<(u32, f64)> = Vec::new();
     while !left.is_empty() {
         let taken: Vec<u32> = left.drain(..PLAN_BATCH.min(left.len())).collect();
-        let (kept, fresh): (Vec<u32>, Vec<u32>) =
-            taken.into_iter().partition(|&p| plan.gain(p).is_some());
-        expected.extend(
-            kept.iter()
-                .map(|&p| (p, base + plan.gain(p).unwrap_or(0.0))),
-        );
+        let mut fresh = Vec::new();
+        for p in taken {
+            match plan.gain(p) {
+                Some(gain) => expected.push((p, base + gain)),
+                None => fresh.push(p),
+            }
+        }
         follow(&fresh, scores, plan);
         loop {
             let b = best::<G>(legal, scores);

@@ -471,11 +471,11 @@ fn a_supply_trace_updated_is_the_trace_of_its_grid() {
         for side in Side::BOTH {
             let mut t = ai::avl::topology::Trace::default();
             topo.trace_into(from, side, closed, &mut t);
-            let before = t.reached.clone();
+            let before = t.reached().to_vec();
             topo.retrace(from, to, side, closed, &mut t);
             let mut fresh = Vec::new();
             let n = topo.trace(to, side, closed, &mut fresh);
-            assert_eq!(t.reached, fresh, "{side}: the hexes reached");
+            assert_eq!(t.reached(), fresh.as_slice(), "{side}: the hexes reached");
             assert_eq!(t.count(), n, "{side}: the count");
             changed += usize::from(before != fresh);
             checked += 1;

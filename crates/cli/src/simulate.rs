@@ -29,8 +29,8 @@ pub(crate) struct SimulateArgs {
     /// `NAME:WEIGHTS` evaluates with other weights (VIKTORY: `hand`, `default`, or a
     /// file from `hexwar tune`); `fresh-NAME` (mcts, normal, hard) starts every
     /// decision's search from a new tree, not the turn's kept one, and (greedy, easy)
-    /// plans every decision's whole moves from nothing, not from the turn's kept plan. Two bots with more than two players: the first against
-    /// a field of the second.
+    /// plans every decision's whole moves from nothing, not from the turn's kept plan.
+    /// Two bots with more than two players: the first against a field of the second.
     #[arg(long, default_value = "greedy,random", value_delimiter = ',')]
     bots: Vec<String>,
     /// Games per pairing.

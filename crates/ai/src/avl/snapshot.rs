@@ -156,7 +156,10 @@ fn traces(topo: &Rc<Topology>, grid: &[u8], closed: bool) -> ([Vec<bool>; 2], [u
         kept.grid.clear();
         kept.grid.extend_from_slice(grid);
         (
-            [kept.kept[0].reached.clone(), kept.kept[1].reached.clone()],
+            [
+                kept.kept[0].reached().to_vec(),
+                kept.kept[1].reached().to_vec(),
+            ],
             [kept.kept[0].count(), kept.kept[1].count()],
         )
     })

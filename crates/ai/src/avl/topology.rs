@@ -78,13 +78,17 @@ pub fn distance(a: Hex, b: Hex) -> u32 {
 /// hexes open and close.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
-    /// Per hex index: reached.
-    pub reached: Vec<bool>,
+    reached: Vec<bool>,
     parent: Vec<u32>,
     order: Vec<u32>,
 }
 
 impl Trace {
+    /// Per hex index: reached.
+    pub fn reached(&self) -> &[bool] {
+        &self.reached
+    }
+
     /// The number of hexes reached.
     pub fn count(&self) -> usize {
         self.order.len()
@@ -237,14 +241,8 @@ impl Topology {
         pocket_closed: bool,
         out: &mut Vec<bool>,
     ) -> usize {
-        let mut t = Trace {
-            reached: std::mem::take(out),
-            ..Trace::default()
-        };
         let open = |i| self.supply_open(grid[i], i, side, pocket_closed);
-        self.flood(side, open, supply_crosses, &mut t, false);
-        *out = t.reached;
-        t.order.len()
+        self.flood_into(side, open, supply_crosses, out)
     }
 
     /// [`Topology::trace`] into `t`, with how each hex was reached
@@ -363,12 +361,26 @@ impl Topology {
                 && !(pocket_closed && self.pocket[i])
                 && grid[i] & blocked == 0
         };
+        self.flood_into(side, open, |edge| edge & RAILROAD != 0, out);
+    }
+
+    /// [`Topology::flood`] without parents, into `out`'s buffer; returns the number of
+    /// hexes reached.
+    fn flood_into(
+        &self,
+        side: Side,
+        open: impl Fn(usize) -> bool,
+        crosses: impl Fn(u8) -> bool,
+        out: &mut Vec<bool>,
+    ) -> usize {
         let mut t = Trace {
             reached: std::mem::take(out),
             ..Trace::default()
         };
-        self.flood(side, open, |edge| edge & RAILROAD != 0, &mut t, false);
+        self.flood(side, open, crosses, &mut t, false);
+        let count = t.count();
         *out = t.reached;
+        count
     }
 
     /// The hexes reached from `side`'s supply sources that are `open`, stepping into
