@@ -17,7 +17,7 @@ use std::hash::{BuildHasher, Hash, Hasher};
 
 use foldhash::fast::{FixedState, FoldHasher};
 
-use avl::{Action, Avl, PieceId, View};
+use avl::{Action, Avl, Location, PieceId, View};
 use engine::{GameRng, Seat};
 
 use crate::{AiGame, Budget, Pace};
@@ -204,10 +204,17 @@ fn hasher() -> FoldHasher {
 
 fn hash_map_state(s: &Avl, h: &mut FoldHasher) {
     let pos = s.position();
+    // One word a piece, each telling its state apart from every other.
     for p in &pos.pieces {
-        p.location.hash(h);
-        p.reduced.hash(h);
-        (p.supply as u8).hash(h);
+        let (tag, at) = match p.location {
+            Location::Map(hex) => (0, (u64::from(hex.q as u32) << 32) | u64::from(hex.r as u32)),
+            Location::Box(b) => (1, u64::from(b)),
+            Location::Arriving(t) => (2, u64::from(t)),
+            Location::Eliminated => (3, 0),
+            Location::Removed => (4, 0),
+        };
+        let state = tag | (u64::from(p.reduced) << 8) | ((p.supply as u64) << 16);
+        h.write_u128((u128::from(state) << 64) | u128::from(at));
     }
     pos.control.iter().for_each(|c| c.index().hash(h));
 }

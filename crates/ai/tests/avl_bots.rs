@@ -451,6 +451,64 @@ fn kept_supply_traces_are_the_traces_of_the_position() {
     );
 }
 
+/// The evaluation looks up the threat to a hex (9.3–9.4) that it worked out before for
+/// the same units around it (`eval::forget_threats` forgets them): every position of
+/// random play, and the positions after its first legal actions, scored one after
+/// another with the threats of all the positions before kept, has the terms it has
+/// with nothing kept; so has each position with an occupied Victory City's control
+/// flipped. The demo over many turns (the worth of a strength point falls
+/// turn by turn), with every option on and off, and the campaign's first turns.
+#[test]
+fn threats_looked_up_are_the_threats_worked_out() {
+    let mut positions = Vec::new();
+    for (text, seed, max, options) in [
+        (avl::DEMO_SCENARIO, 31u64, 6_000, Options::default()),
+        (avl::DEMO_SCENARIO, 32, 6_000, all_options()),
+        (avl::DEMO_SCENARIO, 33, 6_000, Options::default()),
+        (avl::DEMO_SCENARIO, 34, 6_000, all_options()),
+        (CAMPAIGN, 35, 600, Options::default()),
+    ] {
+        playout(start(text, options), seed, max, |s, _, step| {
+            if !step.is_multiple_of(2) {
+                return;
+            }
+            positions.push(s.clone());
+            // The same units with an occupied Victory City's control given to the other
+            // side: only the VPs at stake in the hex differ.
+            if let Some(c) =
+                (s.map().cities.iter()).position(|&(hex, _, _)| s.units_at(hex).next().is_some())
+            {
+                let mut pos = s.position().clone();
+                pos.control[c] = pos.control[c].enemy();
+                let rules = std::sync::Arc::clone(s.shared_rules());
+                positions.extend(Avl::from_rules_unchecked(rules, pos));
+            }
+            for a in s.legal_actions().into_iter().take(3) {
+                let mut after = s.clone();
+                after.apply_unchecked(a);
+                positions.push(after);
+            }
+        });
+    }
+    let w = Weights::DEFAULT;
+    ai::avl::eval::forget_threats();
+    let kept: Vec<_> = positions.iter().map(|s| terms(s, &w)).collect();
+    let (mut threatened, mut turns) = (0, HashSet::new());
+    for (s, kept) in positions.iter().zip(&kept) {
+        ai::avl::eval::forget_threats();
+        let fresh = terms(s, &w);
+        assert_eq!(*kept, fresh, "turn {}, {:?}", s.turn().0, s.phase());
+        threatened += usize::from(fresh.threats.iter().any(|&t| t < 0.0));
+        turns.insert(s.turn().0);
+    }
+    assert!(
+        positions.len() > 4_000 && threatened > 3_000 && turns.len() >= 6,
+        "{} positions, {threatened} with threats, {} turns",
+        positions.len(),
+        turns.len()
+    );
+}
+
 /// Rule 10.1.2: a supply trace updated from the trace of another grid
 /// (`Topology::retrace`) reaches exactly the hexes a fresh trace of its own grid
 /// reaches, and counts them: the grids of random play on the campaign, each updated from

@@ -71,14 +71,20 @@
 //! down to 25 % on the last (a lead is surer late). Within 5 VPs of the margin, each
 //! VP of lead counts double (sudden death, 14.0.2). A finished game scores its outcome.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hash, Hasher};
+use std::rc::Rc;
+
 use avl::rules::{combat as rules_combat, victory};
 use avl::state::BattleStage;
 use avl::{Avl, Chit, Location, Nationality, Phase, PieceId, Side, Supply};
+use foldhash::fast::{FixedState, FoldHasher};
 use hexmap::{Board, Hex};
 
 use super::combat::{Stakes, expected_gain};
 use super::snapshot::{OnMap, Snapshot};
-use super::topology::{self, IMPASSABLE, NONE, piece_bit, zoc_bit};
+use super::topology::{self, IMPASSABLE, NONE, Topology, piece_bit, zoc_bit};
 
 /// The evaluation's weights (VP-equivalents unless said otherwise).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -344,13 +350,26 @@ fn command(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) -> Vec<bool> {
         .collect();
     // Each combat unit against each HQ once: the HQs' units (7.3.5), the units some
     // HQ commands, and the Soviet units a STAVKA chit would activate (7.2.2).
+    // The HQs by column: one `dq` columns from a unit is at least `dq` hexes from it,
+    // so only the columns within the longest Command Range are looked at.
+    let mut by_column: Vec<(i32, usize)> = (hqs.iter().enumerate())
+        .map(|(k, h)| (topo.hexes[h.piece.at as usize].q, k))
+        .collect();
+    by_column.sort_unstable();
+    let longest = hqs.iter().map(|h| h.range).max().unwrap_or(0);
+    let longest = i32::try_from(longest).unwrap_or(i32::MAX);
     let mut commanded = vec![false; s.piece_count()];
     let mut soviet_all = 0usize;
     for u in snap.pieces.iter().filter(|u| !u.hq) {
         let nat = s.nationality(u.id);
         let here = topo.hexes[u.at as usize];
         let mut by_soviet_hq = false;
-        for h in &mut hqs {
+        let first = by_column.partition_point(|&(q, _)| q < here.q.saturating_sub(longest));
+        for &(q, k) in &by_column[first..] {
+            if q > here.q.saturating_add(longest) {
+                break;
+            }
+            let h = &mut hqs[k];
             if topology::distance(here, topo.hexes[h.piece.at as usize]) > h.range {
                 continue;
             }
@@ -608,55 +627,182 @@ fn threats(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, t: &mut Terms) {
         .activation
         .as_ref()
         .map_or(&[][..], |a| a.attacked_hexes.as_slice());
-    let mut last: Option<u32> = None;
-    for u in snap.pieces.iter().filter(|p| !p.hq) {
-        if last == Some(u.at) {
-            continue;
+    THREATS.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        memo.prepare(&snap.topo, w);
+        let mut last: Option<u32> = None;
+        for u in snap.pieces.iter().filter(|p| !p.hq) {
+            if last == Some(u.at) {
+                continue;
+            }
+            last = Some(u.at);
+            let hex = snap.topo.hexes[u.at as usize];
+            if target == Some(hex) {
+                continue;
+            }
+            let attackers = adjacent_enemies(snap, u.at, u.side);
+            let near = if w.threat_near > 0.0 {
+                nearby_enemies(snap, u.at, u.side)
+            } else {
+                Vec::new()
+            };
+            if attackers.is_empty() && near.is_empty() {
+                continue;
+            }
+            // The enemy's units that may still attack this Combat Segment, if the hex
+            // can be attacked in it.
+            let now = ready[u.side.enemy().index()]
+                .as_deref()
+                .filter(|_| !attacked.contains(&hex));
+            let threat = Threat {
+                at: u.at,
+                holder: u.side,
+                attackers: &attackers,
+                near: &near,
+                now,
+            };
+            let key = threat.key(s, snap, point);
+            let value = *memo
+                .values
+                .entry(key)
+                .or_insert_with(|| threat.value(s, snap, w, point));
+            t.threats[u.side.index()] -= value;
         }
-        last = Some(u.at);
-        let hex = snap.topo.hexes[u.at as usize];
-        if target == Some(hex) {
-            continue;
-        }
-        let attackers = adjacent_enemies(snap, u.at, u.side);
-        let near = if w.threat_near > 0.0 {
-            nearby_enemies(snap, u.at, u.side)
-        } else {
-            Vec::new()
-        };
-        if attackers.is_empty() && near.is_empty() {
-            continue;
-        }
-        let all = if attackers.is_empty() {
+    });
+}
+
+/// The enemy's threat to one hex: what [`threats`] counts for it.
+struct Threat<'a> {
+    /// The hex index.
+    at: u32,
+    /// The side whose units hold it.
+    holder: Side,
+    /// The enemy combat units next to it that could attack it (9.1.6).
+    attackers: &'a [PieceId],
+    /// The enemy combat units two hexes off.
+    near: &'a [PieceId],
+    /// The enemy units that may still attack this Combat Segment, if the hex may be
+    /// attacked in it.
+    now: Option<&'a [PieceId]>,
+}
+
+impl Threat<'_> {
+    /// The threat's worth to the enemy (at most the share `w` gives it, 0 if none).
+    fn value(&self, s: &Avl, snap: &Snapshot, w: &Weights, point: f64) -> f64 {
+        let (at, holder) = (self.at, self.holder);
+        let all = if self.attackers.is_empty() {
             0.0
         } else {
-            attack(s, snap, w, point, &attackers, u.at, u.side).unwrap_or(0.0)
+            attack(s, snap, w, point, self.attackers, at, holder).unwrap_or(0.0)
         };
         let mut value = w.threat * all.max(0.0);
-        if !near.is_empty() {
-            let gathered: Vec<PieceId> = attackers.iter().chain(&near).copied().collect();
-            let later = attack(s, snap, w, point, &gathered, u.at, u.side).unwrap_or(0.0);
+        if !self.near.is_empty() {
+            let gathered: Vec<PieceId> = self.attackers.iter().chain(self.near).copied().collect();
+            let later = attack(s, snap, w, point, &gathered, at, holder).unwrap_or(0.0);
             value = value.max(w.threat_near * later);
         }
-        if let Some(r) = &ready[u.side.enemy().index()]
-            && !attacked.contains(&hex)
-        {
-            let now: Vec<PieceId> = attackers
+        if let Some(r) = self.now {
+            let now: Vec<PieceId> = self
+                .attackers
                 .iter()
                 .copied()
                 .filter(|a| r.contains(a))
                 .collect();
-            let gain = if now.len() == attackers.len() {
+            let gain = if now.len() == self.attackers.len() {
                 all
             } else if now.is_empty() {
                 0.0
             } else {
-                attack(s, snap, w, point, &now, u.at, u.side).unwrap_or(0.0)
+                attack(s, snap, w, point, &now, at, holder).unwrap_or(0.0)
             };
             value = value.max(w.threat_now * gain);
         }
-        t.threats[u.side.index()] -= value;
+        value
     }
+
+    /// A hash of everything [`Threat::value`] reads but the map and the weights (the
+    /// [`ThreatMemo`]'s own): the hex, its holder, the worth of a strength point (the
+    /// turn), the Victory City at stake there, and each unit on the hex, next to it or
+    /// two hexes off, with where it stands, its step and supply marker, and whether it
+    /// may still attack now.
+    fn key(&self, s: &Avl, snap: &Snapshot, point: f64) -> u64 {
+        let mut h = FixedState::with_seed(0x7423).build_hasher();
+        (self.at, self.holder.index(), point.to_bits()).hash(&mut h);
+        city_stake(s, snap.topo.hexes[self.at as usize], self.holder)
+            .to_bits()
+            .hash(&mut h);
+        let piece = |p: PieceId, h: &mut FoldHasher| {
+            let st = s.piece(p);
+            (
+                p.0,
+                snap.hex_of[usize::from(p.0)],
+                st.reduced,
+                st.supply as u8,
+            )
+                .hash(h);
+        };
+        // Every piece on the hex: the defense reads the rules' own list of them.
+        for d in snap.at(self.at) {
+            piece(d.id, &mut h);
+        }
+        self.attackers.len().hash(&mut h);
+        for &a in self.attackers {
+            piece(a, &mut h);
+        }
+        self.near.len().hash(&mut h);
+        for &a in self.near {
+            piece(a, &mut h);
+        }
+        match self.now {
+            None => u8::MAX.hash(&mut h),
+            Some(r) => {
+                for a in self.attackers {
+                    r.contains(a).hash(&mut h);
+                }
+            }
+        }
+        h.finish()
+    }
+}
+
+/// Entries a [`ThreatMemo`] holds before it starts again.
+const THREAT_MEMO_SIZE: usize = 1 << 16;
+
+/// The threats worked out on this thread, by [`Threat::key`], for one map and one set
+/// of weights. The bots score positions that differ by a move one after another
+/// (greedy's whole moves, a search's siblings), and a move changes the threat to the
+/// few hexes within two of where the piece left and arrived: the others are looked up.
+/// A threat is the same function of its key's contents on every call, so a value
+/// looked up is the one worked out again (up to a collision of 64-bit hashes).
+#[derive(Default)]
+struct ThreatMemo {
+    topo: Option<Rc<Topology>>,
+    weights: Option<Weights>,
+    values: HashMap<u64, f64, FixedState>,
+}
+
+impl ThreatMemo {
+    /// Forgets every value if the map or the weights are not the last call's, or when
+    /// full.
+    fn prepare(&mut self, topo: &Rc<Topology>, w: &Weights) {
+        let same = self.topo.as_ref().is_some_and(|t| Rc::ptr_eq(t, topo))
+            && self.weights.as_ref() == Some(w);
+        if !same || self.values.len() >= THREAT_MEMO_SIZE {
+            self.values.clear();
+            self.topo = Some(Rc::clone(topo));
+            self.weights = Some(*w);
+        }
+    }
+}
+
+thread_local! {
+    static THREATS: RefCell<ThreatMemo> = RefCell::new(ThreatMemo::default());
+}
+
+/// Forgets the threats worked out on this thread ([`ThreatMemo`]): the next evaluation
+/// works every threat out again (for tests and measurements; the values are the same).
+pub fn forget_threats() {
+    THREATS.with(|memo| *memo.borrow_mut() = ThreatMemo::default());
 }
 
 /// Rules 9.2–9.6: the combat being fought: the declared attack at its expected gain
@@ -821,7 +967,7 @@ fn rail_threatened_next_in(s: &Avl, snap: &Snapshot, nets: &mut RailNets) -> Vec
 /// Rules 14.0.1, H-106, 11.1.1: empty Victory Cities within the enemy's reach, by
 /// railroad ([`rail_threatened`]) or on foot.
 fn cities(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
-    let topo = &snap.topo;
+    let units = Side::BOTH.map(|side| Nearest::new(combat_hexes(snap, |s| s == side)));
     let value = f64::from(s.rules().scenario.victory.city);
     let mut nets = RailNets::default();
     let by_rail = rail_threatened_in(s, snap, &mut nets);
@@ -840,14 +986,8 @@ fn cities(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
         if snap.units_at(at).any(|u| u.side == holder) {
             continue;
         }
-        let nearest = |side: Side| {
-            snap.pieces
-                .iter()
-                .filter(|u| !u.hq && u.side == side)
-                .map(|u| topology::distance(topo.hexes[u.at as usize], *hex))
-                .min()
-                .unwrap_or(u32::MAX)
-        };
+        // No risk is counted past six hexes, so seven stands for anything farther.
+        let nearest = |side: Side| units[side.index()].distance(*hex, 7);
         let enemy = nearest(holder.enemy());
         let mut risk = match enemy {
             0 | 1 => 0.7,
@@ -871,33 +1011,62 @@ fn cities(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
 /// City.
 fn advance(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
     let topo = &snap.topo;
-    let cities: Vec<(Hex, Side)> = s
-        .map()
-        .cities
-        .iter()
-        .zip(&s.position().control)
-        .map(|((h, _, _), &c)| (*h, c))
-        .collect();
     for side in Side::BOTH {
-        let targets: Vec<Hex> = snap
-            .pieces
-            .iter()
-            .filter(|u| !u.hq && u.side != side)
-            .map(|u| topo.hexes[u.at as usize])
-            .chain(cities.iter().filter(|c| c.1 != side).map(|c| c.0))
-            .collect();
+        let mut targets = combat_hexes(snap, |s| s != side);
+        targets.extend(
+            (s.map().cities.iter())
+                .zip(&s.position().control)
+                .filter(|&(_, &c)| c != side)
+                .map(|((h, _, _), _)| *h),
+        );
         if targets.is_empty() {
             continue;
         }
+        let targets = Nearest::new(targets);
         for u in snap.pieces.iter().filter(|u| !u.hq && u.side == side) {
-            let here = topo.hexes[u.at as usize];
-            let d = targets
-                .iter()
-                .map(|&h| topology::distance(h, here))
-                .min()
-                .unwrap_or(0)
-                .min(w.advance_cap);
+            let d = targets.distance(topo.hexes[u.at as usize], w.advance_cap);
             t.advance[side.index()] -= w.advance * f64::from(d);
         }
+    }
+}
+
+/// The hexes of the combat units on the map of the sides `which` takes.
+fn combat_hexes(snap: &Snapshot, which: impl Fn(Side) -> bool) -> Vec<Hex> {
+    (snap.pieces.iter())
+        .filter(|u| !u.hq && which(u.side))
+        .map(|u| snap.topo.hexes[u.at as usize])
+        .collect()
+}
+
+/// Hexes sorted by column, for the distance to the nearest of them from a hex: a hex
+/// `dq` columns away is at least `dq` steps away, so only the columns nearer than the
+/// nearest hex found so far are looked at.
+struct Nearest {
+    hexes: Vec<Hex>,
+}
+
+impl Nearest {
+    fn new(mut hexes: Vec<Hex>) -> Nearest {
+        hexes.sort_unstable_by_key(|h| (h.q, h.r));
+        Nearest { hexes }
+    }
+
+    /// The steps from `from` to the nearest of the hexes, or `cap` if none is nearer.
+    fn distance(&self, from: Hex, cap: u32) -> u32 {
+        let mut best = cap;
+        let i = self.hexes.partition_point(|h| h.q < from.q);
+        for h in &self.hexes[i..] {
+            if h.q.abs_diff(from.q) >= best {
+                break;
+            }
+            best = best.min(topology::distance(*h, from));
+        }
+        for h in self.hexes[..i].iter().rev() {
+            if h.q.abs_diff(from.q) >= best {
+                break;
+            }
+            best = best.min(topology::distance(*h, from));
+        }
+        best
     }
 }
