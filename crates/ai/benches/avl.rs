@@ -81,11 +81,22 @@ fn bench(name: &str, s: &Avl, run: Duration, iterations: u32) {
     let seat = s.to_move().seat().expect("a seat decides");
     let view = s.view(Some(seat));
     let legal = s.legal_actions();
+    // The same position again: the threats are looked up (`eval::forget_threats`), the
+    // supply traces kept.
     let (ms, _) = time_ms(run, |_| {
         black_box(s.evaluate());
         1
     });
-    println!("eval/{name}: {:.1} µs per evaluation", ms * 1e3);
+    let (cold, _) = time_ms(run, |_| {
+        ai::avl::eval::forget_threats();
+        black_box(s.evaluate());
+        1
+    });
+    println!(
+        "eval/{name}: {:.1} µs per evaluation of the same position again, {:.1} µs with its threats worked out",
+        ms * 1e3,
+        cold * 1e3
+    );
     let (ms, _) = time_ms(run, |k| {
         black_box(Bot::<Avl>::choose(
             &mut Greedy::default(),

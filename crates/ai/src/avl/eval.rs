@@ -1070,3 +1070,37 @@ impl Nearest {
         best
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The nearest of a set of hexes, looked for column by column, is as near as the
+    /// nearest of them all, up to the cap: random sets of up to 40 hexes within 30
+    /// steps of the origin, from every 5th hex within 35, capped at 1, 7, 12 and far.
+    #[test]
+    fn the_nearest_hex_by_column_is_the_nearest_of_all() {
+        let mut rng = engine::GameRng::from_u64(5);
+        let area = Hex::ORIGIN.range(30);
+        let mut checked = 0;
+        for _ in 0..60 {
+            let n = rng.below(41) as usize;
+            let hexes: Vec<Hex> = (0..n)
+                .map(|_| area[rng.below(area.len() as u32) as usize])
+                .collect();
+            let nearest = Nearest::new(hexes.clone());
+            for from in Hex::ORIGIN.range(35).into_iter().step_by(5) {
+                for cap in [1, 7, 12, u32::MAX] {
+                    let all = hexes.iter().map(|&h| topology::distance(h, from)).min();
+                    assert_eq!(
+                        nearest.distance(from, cap),
+                        all.unwrap_or(cap).min(cap),
+                        "from {from:?} to {hexes:?}, cap {cap}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 50_000, "{checked}");
+    }
+}
