@@ -19,6 +19,7 @@ use foldhash::fast::{FixedState, FoldHasher};
 
 use avl::{Action, Avl, Location, PieceId, View};
 use engine::{GameRng, Seat};
+use hexmap::Hex;
 
 use crate::{AiGame, Budget, Pace};
 
@@ -93,6 +94,13 @@ impl AiGame for Avl {
         (fingerprint_from(self, key), Some(key))
     }
 
+    /// Rule 8.1: a step of a piece that has not moved since `earlier`, from and to hexes
+    /// more than [`STEADY_DISTANCE`] from every hex where a piece or a Victory City's
+    /// control changed ([`steady_steps`]).
+    fn steady_steps(&self, earlier: &Avl, legal: &[Action]) -> Vec<bool> {
+        steady_steps(self, earlier, legal)
+    }
+
     /// Forced decisions and the further steps of a move played at once, an activation's
     /// decisions sharing one budget ([`pace`]).
     fn pace(view: &View, legal: &[Action], budget: Budget, rng: &mut GameRng) -> Pace {
@@ -131,6 +139,71 @@ pub fn is_pass(action: &Action) -> bool {
             | Action::EndAdvance
             | Action::SpecialCombat { hq: None }
     )
+}
+
+/// How far (in hexes) a step must stay from every change for its worth to be kept
+/// ([`steady_steps`]): the threats reach two hexes from a hex (the units next to it and
+/// those that can close in), so a change and a step farther apart than four touch no
+/// hex's threat in common, nor a zone of control or a stack.
+pub const STEADY_DISTANCE: u32 = 4;
+
+/// [`AiGame::steady_steps`]: for each of `legal`, whether it moves a piece (8.1, 8.3)
+/// that stands where it stood in `earlier`, from and to hexes more than
+/// [`STEADY_DISTANCE`] from every hex where a piece arrived or left (or flipped, or
+/// changed supply marker) or a Victory City changed hands since. None holds across
+/// phases, activations or a declared combat. What the evaluation reads farther off
+/// (supply lines, the cities' risk, Command Ranges) may still change: the kept worth is
+/// an estimate.
+pub fn steady_steps(s: &Avl, earlier: &Avl, legal: &[Action]) -> Vec<bool> {
+    let (now, then) = (s.position(), earlier.position());
+    if now.phase != then.phase
+        || now.turn != then.turn
+        || now.active != then.active
+        || turn_marker(s) != turn_marker(earlier)
+        || now.battle.is_some()
+        || then.battle.is_some()
+    {
+        return vec![false; legal.len()];
+    }
+    let mut changed: Vec<Hex> = Vec::new();
+    for (a, b) in now.pieces.iter().zip(&then.pieces) {
+        if a != b {
+            for at in [a.location, b.location] {
+                match at {
+                    Location::Map(h) => changed.push(h),
+                    // A piece that came onto the map from a box (11.2.2) or left it
+                    // (an overrun HQ, 12.7): too much may have changed.
+                    _ => return vec![false; legal.len()],
+                }
+            }
+        }
+    }
+    let cities = s
+        .map()
+        .cities
+        .iter()
+        .zip(now.control.iter().zip(&then.control));
+    changed.extend(cities.filter(|(_, (a, b))| a != b).map(|((h, _, _), _)| *h));
+    let far = |h: Hex| {
+        changed
+            .iter()
+            .all(|&c| topology::distance(c, h) > STEADY_DISTANCE)
+    };
+    legal
+        .iter()
+        .map(|a| match *a {
+            Action::Move { piece, to } | Action::RoadMove { piece, to } => {
+                let i = usize::from(piece.0);
+                match (now.pieces.get(i), then.pieces.get(i)) {
+                    (Some(a), Some(b)) if a == b => {
+                        matches!(a.location, Location::Map(from) if far(from)) && far(to)
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        })
+        .collect()
 }
 
 /// Player activations begun (4.1.2): 32 per game turn, plus the chits drawn and played

@@ -51,7 +51,8 @@ impl Budget {
 /// What a bot keeps of the current player turn of its seat (issue 29: a person waits
 /// for the whole turn): the thinking time spent in it, and the search tree of its last
 /// decision, re-rooted at the action played, for the turn's next decision
-/// ([`crate::Mcts`]), or the greedy bot's plan of whole moves ([`crate::greedy::Plan`]).
+/// ([`crate::Mcts`]), or the greedy bot's plan of whole moves ([`crate::greedy::Plan`])
+/// and its steps' kept worth ([`crate::AiGame::steady_steps`]).
 /// A new turn starts from nothing. Clones share one memory, so that a caller that
 /// builds a bot for each decision (the server) can hand every one of them the seat's
 /// memory.

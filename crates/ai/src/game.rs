@@ -122,6 +122,18 @@ pub trait AiGame: Game {
         (self.fingerprint(), self.value_key())
     }
 
+    /// For each of `legal`, whether its worth one ply deep, as scored in `earlier` (a
+    /// state of the same player turn, before the actions played since), still holds
+    /// over the position's own value: the action moves a piece
+    /// ([`AiGame::moving_piece`]) that has not moved since, and it and where it goes
+    /// stand far from everything that changed. Greedy keeps such steps' gains from one
+    /// decision to the next instead of scoring them again ([`crate::greedy`]). The
+    /// default: none holds.
+    fn steady_steps(&self, earlier: &Self, legal: &[Self::Action]) -> Vec<bool> {
+        let _ = earlier;
+        vec![false; legal.len()]
+    }
+
     /// How MCTS ([`crate::Mcts`]) spends its per-decision `budget` on this decision:
     /// all of it (the default), less (a decision among many of one long turn, so that
     /// the turn keeps pace), or none (a forced or near-forced decision, played at

@@ -27,10 +27,10 @@ pub struct Greedy {
     pub whole_move_limit: usize,
     /// The evaluation's weights ([`AiGame::weights`]); `None`: the game's defaults.
     pub weights: Option<Arc<[f64]>>,
-    /// Where the player turn's [`Plan`] is kept from one decision to the next
-    /// ([`plan_moves_kept`]); `None`: every decision plans from nothing
-    /// ([`plan_moves`]). A caller that builds a bot for each decision (the server)
-    /// hands each the seat's memory.
+    /// Where the player turn's [`Plan`] ([`plan_moves_kept`]) and its steps' scores
+    /// ([`AiGame::steady_steps`]) are kept from one decision to the next; `None`: every
+    /// decision plans and scores from nothing ([`plan_moves`]). A caller that builds a
+    /// bot for each decision (the server) hands each the seat's memory.
     pub memory: Option<TurnMemory>,
 }
 
@@ -47,27 +47,53 @@ impl Default for Greedy {
 }
 
 impl Greedy {
-    /// The plan kept for the player turn of `view`, taken out of the memory (an empty
-    /// one in a new turn, without a memory, or with several determinizations, whose
-    /// averaged scores a plan does not follow).
-    fn take_plan<G: AiGame>(&self, view: &G::View) -> (Plan, Option<u64>) {
+    /// What was kept for the player turn of `view`, taken out of the memory (nothing in
+    /// a new turn, without a memory, or with several determinizations, whose averaged
+    /// scores a plan does not follow).
+    fn take_kept<G: AiGame>(&self, view: &G::View) -> (Kept<G>, Option<u64>) {
         let turn = G::view_turn(view).filter(|_| self.determinizations <= 1);
-        let plan = match (&self.memory, turn) {
+        let kept = match (&self.memory, turn) {
             (Some(memory), Some(turn)) => memory
                 .take_tree(turn)
-                .and_then(|kept| kept.downcast::<Plan>().ok())
-                .map(|plan| *plan),
+                .and_then(|kept| kept.downcast::<Kept<G>>().ok())
+                .map(|kept| *kept),
             _ => None,
         };
-        (plan.unwrap_or_default(), turn)
+        (
+            kept.unwrap_or(Kept {
+                plan: Plan::default(),
+                steps: None,
+            }),
+            turn,
+        )
     }
 
-    /// Keeps `plan` for the next decision of player turn `turn`.
-    fn keep_plan(&self, plan: Plan, turn: Option<u64>) {
+    /// Keeps `kept` for the next decision of player turn `turn`.
+    fn keep<G: AiGame>(&self, kept: Kept<G>, turn: Option<u64>) {
         if let (Some(memory), Some(turn)) = (&self.memory, turn) {
-            memory.keep_tree(turn, Box::new(plan));
+            memory.keep_tree(turn, Box::new(kept));
         }
     }
+}
+
+/// What greedy keeps from one decision of a player turn to the next.
+struct Kept<G: AiGame> {
+    /// The whole moves followed ([`plan_moves_kept`]).
+    plan: Plan,
+    /// The one-ply scores of the last decision that scored every action.
+    steps: Option<Steps<G>>,
+}
+
+/// One decision's one-ply scores of the steps that move a piece
+/// ([`AiGame::moving_piece`]): the state it scored them in, and each step's gain over
+/// that state's value. A later decision of the turn takes a step's score as its gain
+/// over the new state's value where the game says the step's worth still holds
+/// ([`AiGame::steady_steps`]: in A Victory Lost, a piece far from the pieces moved
+/// since), and scores the others again: a STAVKA activation (7.2.2) has up to some
+/// 400 steps to score at each of the 40 or more decisions that start a piece's move.
+struct Steps<G: AiGame> {
+    state: G,
+    gains: HashMap<G::Action, f64>,
 }
 
 impl<G: AiGame> Bot<G> for Greedy {
@@ -85,7 +111,7 @@ impl<G: AiGame> Bot<G> for Greedy {
         let Some(seat) = G::view_seat(view) else {
             return 0;
         };
-        let (mut plan, turn) = self.take_plan::<G>(view);
+        let (mut kept, turn) = self.take_kept::<G>(view);
         let mut total = vec![0.0; legal.len()];
         let mut used = 0;
         for d in 0..self.determinizations.max(1) {
@@ -101,10 +127,32 @@ impl<G: AiGame> Bot<G> for Greedy {
                 && self.whole_move_limit > 0
                 && let Some(i) = carry_on(&state, legal, seat, self.whole_move_limit, weights)
             {
-                self.keep_plan(plan, turn);
+                self.keep(kept, turn);
                 return i;
             }
-            let mut scores = scores_with(&state, legal, seat, self.chance_samples, weights, rng);
+            let base = value(&state, seat, weights);
+            let mut scores = match kept.steps.take().filter(|_| d == 0) {
+                Some(steps) => {
+                    let steady = state.steady_steps(&steps.state, legal);
+                    (legal.iter().zip(steady))
+                        .map(|(a, keep)| match steps.gains.get(a).filter(|_| keep) {
+                            Some(gain) => base + gain,
+                            None => score(&state, a, seat, self.chance_samples, weights, rng),
+                        })
+                        .collect()
+                }
+                None => scores_with(&state, legal, seat, self.chance_samples, weights, rng),
+            };
+            if turn.is_some() {
+                let gains = (legal.iter().zip(&scores))
+                    .filter(|(a, _)| G::moving_piece(a).is_some())
+                    .map(|(a, &v)| (a.clone(), v - base))
+                    .collect();
+                kept.steps = Some(Steps {
+                    state: state.clone(),
+                    gains,
+                });
+            }
             plan_moves_kept(
                 &state,
                 legal,
@@ -112,14 +160,14 @@ impl<G: AiGame> Bot<G> for Greedy {
                 self.whole_move_limit,
                 weights,
                 &mut scores,
-                &mut plan,
+                &mut kept.plan,
             );
             for (t, s) in total.iter_mut().zip(scores) {
                 *t += s;
             }
             used += 1;
         }
-        self.keep_plan(plan, turn);
+        self.keep(kept, turn);
         if used == 0 {
             return 0;
         }
@@ -173,21 +221,31 @@ pub fn scores_with<G: AiGame>(
 ) -> Vec<f64> {
     legal
         .iter()
-        .map(|a| {
-            let mut after = state.clone();
-            after.apply_unchecked(a.clone());
-            if samples == 0 || after.to_move() != engine::ToMove::Chance {
-                return value(&after, seat, weights);
-            }
-            let mut sum = 0.0;
-            for _ in 0..samples {
-                let mut s = after.clone();
-                settle(&mut s, rng, SETTLE_LIMIT);
-                sum += value(&s, seat, weights);
-            }
-            sum / f64::from(samples)
-        })
+        .map(|a| score(state, a, seat, samples, weights, rng))
         .collect()
+}
+
+/// One action's worth for `seat` ([`scores_with`]).
+fn score<G: AiGame>(
+    state: &G,
+    action: &G::Action,
+    seat: Seat,
+    samples: u32,
+    weights: Option<&[f64]>,
+    rng: &mut GameRng,
+) -> f64 {
+    let mut after = state.clone();
+    after.apply_unchecked(action.clone());
+    if samples == 0 || after.to_move() != engine::ToMove::Chance {
+        return value(&after, seat, weights);
+    }
+    let mut sum = 0.0;
+    for _ in 0..samples {
+        let mut s = after.clone();
+        settle(&mut s, rng, SETTLE_LIMIT);
+        sum += value(&s, seat, weights);
+    }
+    sum / f64::from(samples)
 }
 
 /// The pieces that `legal` moves part of their way ([`AiGame::moving_piece`]), sorted.

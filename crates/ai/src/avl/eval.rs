@@ -799,8 +799,9 @@ thread_local! {
     static THREATS: RefCell<ThreatMemo> = RefCell::new(ThreatMemo::default());
 }
 
-/// Forgets the threats worked out on this thread ([`ThreatMemo`]): the next evaluation
-/// works every threat out again (for tests and measurements; the values are the same).
+/// Forgets the threats the evaluation keeps on this thread to look up: the next
+/// evaluation works every threat out again (for tests and measurements; the values are
+/// the same).
 pub fn forget_threats() {
     THREATS.with(|memo| *memo.borrow_mut() = ThreatMemo::default());
 }
