@@ -130,9 +130,12 @@ impl<G: AiGame> Bot<G> for Greedy {
                 self.keep(kept, turn);
                 return i;
             }
-            let base = value(&state, seat, weights);
-            let mut scores = match kept.steps.take().filter(|_| d == 0) {
-                Some(steps) => {
+            // Steps' worth is kept only where actions move pieces part of their way (A
+            // Victory Lost), and only with a memory to keep it in.
+            let base = (turn.is_some() && legal.iter().any(|a| G::moving_piece(a).is_some()))
+                .then(|| value(&state, seat, weights));
+            let mut scores = match (kept.steps.take().filter(|_| d == 0), base) {
+                (Some(steps), Some(base)) => {
                     let steady = state.steady_steps(&steps.state, legal);
                     (legal.iter().zip(steady))
                         .map(|(a, keep)| match steps.gains.get(a).filter(|_| keep) {
@@ -141,9 +144,9 @@ impl<G: AiGame> Bot<G> for Greedy {
                         })
                         .collect()
                 }
-                None => scores_with(&state, legal, seat, self.chance_samples, weights, rng),
+                _ => scores_with(&state, legal, seat, self.chance_samples, weights, rng),
             };
-            if turn.is_some() {
+            if let Some(base) = base {
                 let gains = (legal.iter().zip(&scores))
                     .filter(|(a, _)| G::moving_piece(a).is_some())
                     .map(|(a, &v)| (a.clone(), v - base))
