@@ -156,8 +156,8 @@ pub const STEADY_DISTANCE: u32 = 4;
 /// an estimate.
 pub fn steady_steps(s: &Avl, earlier: &Avl, legal: &[Action]) -> Vec<bool> {
     let (now, then) = (s.position(), earlier.position());
+    // The turn marker counts turns and activations.
     if now.phase != then.phase
-        || now.turn != then.turn
         || now.active != then.active
         || turn_marker(s) != turn_marker(earlier)
         || now.battle.is_some()

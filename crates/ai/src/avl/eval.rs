@@ -309,12 +309,14 @@ pub fn terms(s: &Avl, w: &Weights) -> Terms {
     material(s, &snap, w, point, &commanded, &mut t);
     threats(s, &snap, w, point, &mut t);
     battle(s, &snap, w, point, &mut t);
-    cities(s, &snap, w, &mut t);
+    // Each side's combat units, by column: the nearest of them to a city and to a unit.
+    let units = Side::BOTH.map(|side| Nearest::new(combat_hexes(&snap, |s| s == side)));
+    cities(s, &snap, w, &units, &mut t);
     let land = snap.topo.land_count.max(1) as f64;
     for side in Side::BOTH {
         t.area[side.index()] = w.area * snap.traced_count[side.index()] as f64 / land;
     }
-    advance(s, &snap, w, &mut t);
+    advance(s, &snap, w, &units, &mut t);
     t
 }
 
@@ -967,8 +969,7 @@ fn rail_threatened_next_in(s: &Avl, snap: &Snapshot, nets: &mut RailNets) -> Vec
 
 /// Rules 14.0.1, H-106, 11.1.1: empty Victory Cities within the enemy's reach, by
 /// railroad ([`rail_threatened`]) or on foot.
-fn cities(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
-    let units = Side::BOTH.map(|side| Nearest::new(combat_hexes(snap, |s| s == side)));
+fn cities(s: &Avl, snap: &Snapshot, w: &Weights, units: &[Nearest; 2], t: &mut Terms) {
     let value = f64::from(s.rules().scenario.victory.city);
     let mut nets = RailNets::default();
     let by_rail = rail_threatened_in(s, snap, &mut nets);
@@ -1008,24 +1009,25 @@ fn cities(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
     }
 }
 
-/// Each combat unit's distance to the nearest enemy combat unit or enemy-held Victory
-/// City.
-fn advance(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) {
+/// Each combat unit's distance to the nearest enemy combat unit (`units`, by side) or
+/// enemy-held Victory City.
+fn advance(s: &Avl, snap: &Snapshot, w: &Weights, units: &[Nearest; 2], t: &mut Terms) {
     let topo = &snap.topo;
     for side in Side::BOTH {
-        let mut targets = combat_hexes(snap, |s| s != side);
-        targets.extend(
+        let enemies = &units[side.enemy().index()];
+        let cities = Nearest::new(
             (s.map().cities.iter())
                 .zip(&s.position().control)
                 .filter(|&(_, &c)| c != side)
-                .map(|((h, _, _), _)| *h),
+                .map(|((h, _, _), _)| *h)
+                .collect(),
         );
-        if targets.is_empty() {
+        if enemies.hexes.is_empty() && cities.hexes.is_empty() {
             continue;
         }
-        let targets = Nearest::new(targets);
         for u in snap.pieces.iter().filter(|u| !u.hq && u.side == side) {
-            let d = targets.distance(topo.hexes[u.at as usize], w.advance_cap);
+            let here = topo.hexes[u.at as usize];
+            let d = cities.distance(here, enemies.distance(here, w.advance_cap));
             t.advance[side.index()] -= w.advance * f64::from(d);
         }
     }
