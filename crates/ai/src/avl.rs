@@ -36,6 +36,42 @@ impl AiGame for Avl {
         eval::evaluate(self, &eval::Weights::DEFAULT)
     }
 
+    fn weights() -> Vec<(&'static str, f64)> {
+        eval::Weights::NAMES
+            .into_iter()
+            .zip(eval::Weights::DEFAULT.values())
+            .collect()
+    }
+
+    /// Weights that [`eval::Weights::from_values`] refuses (a caller's bug: files are
+    /// checked when read) fall back on the defaults.
+    fn evaluate_with(&self, weights: Option<&[f64]>) -> Vec<f64> {
+        let w = weights
+            .and_then(eval::Weights::from_values)
+            .unwrap_or(eval::Weights::DEFAULT);
+        eval::evaluate(self, &w)
+    }
+
+    fn hand_weights() -> Vec<f64> {
+        eval::Weights::HAND.values().to_vec()
+    }
+
+    /// A quarter of each weight (at least 0.005: the weights are in VPs, and some are
+    /// hundredths), but for [`eval::Weights::FIXED`], which stay.
+    fn tuning_scales(values: &[f64]) -> Vec<f64> {
+        eval::Weights::NAMES
+            .iter()
+            .zip(values)
+            .map(|(name, v)| {
+                if eval::Weights::FIXED.contains(name) {
+                    0.0
+                } else {
+                    (v.abs() * 0.25).max(0.005)
+                }
+            })
+            .collect()
+    }
+
     fn turn_marker(&self) -> u64 {
         turn_marker(self)
     }

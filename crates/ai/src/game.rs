@@ -43,6 +43,19 @@ pub trait AiGame: Game {
         Vec::new()
     }
 
+    /// The weights as set by hand, in [`AiGame::weights`]' order: the baseline a tuning
+    /// run starts from and is measured against. The default: the defaults.
+    fn hand_weights() -> Vec<f64> {
+        Self::weights().into_iter().map(|(_, v)| v).collect()
+    }
+
+    /// How far a tuning run moves each of these weights at first (0: it keeps the
+    /// weight as it is, as a count or a scale that stretches every score alike). The
+    /// default: a quarter of each, at least 0.05.
+    fn tuning_scales(values: &[f64]) -> Vec<f64> {
+        values.iter().map(|v| (v.abs() * 0.25).max(0.05)).collect()
+    }
+
     /// [`AiGame::evaluate`] with these weights, in [`AiGame::weights`]'s order (callers
     /// check their number; a game without weights ignores them). `None`: the defaults.
     fn evaluate_with(&self, weights: Option<&[f64]>) -> Vec<f64> {

@@ -35,6 +35,24 @@ impl AiGame for Viktory {
             .collect()
     }
 
+    fn hand_weights() -> Vec<f64> {
+        eval::Weights::HAND.values().to_vec()
+    }
+
+    /// A quarter of each weight, at least 0.05, but for the town, the scale (the win
+    /// shares depend only on the ratios of the sums), and the site cap, a count: those
+    /// two stay.
+    fn tuning_scales(values: &[f64]) -> Vec<f64> {
+        eval::Weights::NAMES
+            .iter()
+            .zip(values)
+            .map(|(name, v)| match *name {
+                "town" | "sites_max" => 0.0,
+                _ => (v.abs() * 0.25).max(0.05),
+            })
+            .collect()
+    }
+
     /// Weights that [`eval::Weights::from_values`] refuses (a caller's bug: files are
     /// checked when read) fall back on the defaults.
     fn evaluate_with(&self, weights: Option<&[f64]>) -> Vec<f64> {

@@ -1723,3 +1723,74 @@ fn steady_steps_keep_their_worth() {
          {near} others, {near_moved} of them changed"
     );
 }
+
+/// Issue 29: A Victory Lost's evaluation weights are numbers `hexwar tune --game avl`
+/// can move and the bots can carry. They read back as they were written; anything but
+/// 25 finite numbers of at least 0 is refused; tuning keeps the count and the two σ.
+#[test]
+fn avl_evaluation_weights_read_back() {
+    for w in [Weights::HAND, Weights::DEFAULT] {
+        assert_eq!(Weights::from_values(&w.values()), Some(w));
+    }
+    let names: Vec<&str> = <Avl as AiGame>::weights().iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, Weights::NAMES);
+    assert_eq!(<Avl as AiGame>::hand_weights(), Weights::HAND.values());
+    let mut v = Weights::HAND.values().to_vec();
+    assert_eq!(Weights::from_values(&v[..24]), None, "too few");
+    v[3] = -1.0;
+    assert_eq!(Weights::from_values(&v), None, "negative");
+    v[3] = f64::INFINITY;
+    assert_eq!(Weights::from_values(&v), None, "not finite");
+    let scales = <Avl as AiGame>::tuning_scales(&Weights::HAND.values());
+    for (name, scale) in Weights::NAMES.iter().zip(&scales) {
+        assert_eq!(
+            *scale == 0.0,
+            Weights::FIXED.contains(name),
+            "{name}: {scale}"
+        );
+    }
+    // Every weight but the fixed ones moves a quarter of itself at first.
+    let i = Weights::NAMES.iter().position(|n| *n == "area").unwrap();
+    assert!(
+        (scales[i] - Weights::HAND.area / 4.0).abs() < 1e-12,
+        "{}",
+        scales[i]
+    );
+}
+
+/// Weights reach A Victory Lost's evaluation through the bots: the defaults given
+/// explicitly score and choose as no weights do, and other weights score differently.
+#[test]
+fn avl_bots_evaluate_with_the_weights_they_carry() {
+    use std::sync::Arc;
+    let defaults: Arc<[f64]> = Weights::DEFAULT.values().to_vec().into();
+    let blind = Weights {
+        threat: 0.0,
+        threat_now: 0.0,
+        threat_near: 0.0,
+        area: 2.0 * Weights::DEFAULT.area,
+        ..Weights::DEFAULT
+    };
+    let other: Arc<[f64]> = blind.values().to_vec().into();
+    let positions = movement_states(12, 12);
+    assert!(positions.len() >= 10, "{}", positions.len());
+    let mut differ = 0;
+    for (k, s) in positions.iter().enumerate() {
+        assert_eq!(s.evaluate_with(Some(&defaults)), s.evaluate());
+        differ += usize::from(s.evaluate_with(Some(&other)) != s.evaluate());
+        let seat = s.to_move().seat().expect("a seat decides");
+        let view = s.view(Some(seat));
+        let legal = s.legal_actions();
+        let rng = || arena::bot_rng(78, k as u64);
+        let plain = Bot::<Avl>::choose(&mut Greedy::default(), &view, &legal, &mut rng());
+        let mut weighted = Greedy {
+            weights: Some(Arc::clone(&defaults)),
+            ..Greedy::default()
+        };
+        assert_eq!(
+            plain,
+            Bot::<Avl>::choose(&mut weighted, &view, &legal, &mut rng())
+        );
+    }
+    assert!(differ >= positions.len() / 2, "{differ}");
+}

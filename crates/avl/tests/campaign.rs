@@ -134,7 +134,7 @@ fn campaign_random_playouts_finish() {
     playouts(1, 0);
 }
 
-/// The 1,000 playouts, about 50 minutes in a release build:
+/// The 1,000 playouts, about 16 minutes of one core in a release build (8 on two):
 /// `cargo test --release -p avl --test campaign -- --ignored campaign_thousand`
 /// (`AVL_CAMPAIGN_PLAYOUTS=N` runs N instead, from seed `AVL_CAMPAIGN_SEED`, 1000 by
 /// default: two processes with 500 each from seeds 1000 and 1500 split the run).

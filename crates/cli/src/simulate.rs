@@ -214,6 +214,32 @@ pub(crate) fn viktory_start(
     Viktory::from_setup(&setup).map_err(|e| e.to_string())
 }
 
+/// An A Victory Lost game of `preset` (or of the scenario file at `scenario`) with more
+/// preset `options`: where `simulate` and `tune` start their games. Also returns the
+/// setup it was built from.
+pub(crate) fn avl_start(
+    preset: &str,
+    scenario: Option<&std::path::Path>,
+    options: serde_json::Map<String, Value>,
+    players: u8,
+) -> Result<(Avl, avl::Setup), String> {
+    let mut setup = Avl::new_setup(&NewGame {
+        preset: Some(preset.to_owned()),
+        options,
+        players: Some(players),
+    })
+    .map_err(|e| e.to_string())?;
+    if let Some(path) = scenario {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        setup.scenario = avl::Scenario::from_toml(&text).map_err(|problems| {
+            let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+            format!("{}: {}", path.display(), lines.join("; "))
+        })?;
+    }
+    let state = Avl::from_setup(&setup).map_err(|e| e.to_string())?;
+    Ok((state, setup))
+}
+
 /// A tournament's starting position and how the table names it.
 struct Start<G> {
     state: G,
@@ -277,21 +303,12 @@ impl Family for Avl {
             );
         }
         let preset = args.preset.clone().unwrap_or_else(|| "campaign".into());
-        let mut setup = Avl::new_setup(&NewGame {
-            preset: Some(preset.clone()),
-            options: preset_options(args)?,
-            players: Some(args.players),
-        })
-        .map_err(|e| e.to_string())?;
-        if let Some(path) = &args.scenario {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            setup.scenario = avl::Scenario::from_toml(&text).map_err(|problems| {
-                let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
-                format!("{}: {}", path.display(), lines.join("; "))
-            })?;
-        }
-        let state = Avl::from_setup(&setup).map_err(|e| e.to_string())?;
+        let (state, setup) = avl_start(
+            &preset,
+            args.scenario.as_deref(),
+            preset_options(args)?,
+            args.players,
+        )?;
         let name = setup.scenario.name.clone();
         let turns = setup.scenario.turns;
         let mut fields = serde_json::Map::new();

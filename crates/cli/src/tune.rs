@@ -1,6 +1,6 @@
-//! `hexwar tune`: learns the VIKTORY II evaluation's weights from self-play
-//! ([`ai::tune`]), and the weight files `hexwar simulate` plays with (`--bots
-//! easy:FILE`).
+//! `hexwar tune`: learns an evaluation's weights (VIKTORY II's, or A Victory Lost's
+//! with `--game avl`) from self-play ([`ai::tune`]), and the weight files `hexwar
+//! simulate` plays with (`--bots easy:FILE`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,10 +8,7 @@ use std::sync::Arc;
 
 use ai::AiGame;
 use ai::tune::{Fit, SelfPlay};
-use ai::viktory::eval::Weights;
-use engine::Game;
 use serde_json::{Value, json};
-use viktory::Viktory;
 
 /// `hexwar tune` flags.
 #[derive(clap::Args, Debug)]
@@ -20,6 +17,9 @@ pub(crate) struct TuneArgs {
     /// down); `regression`: fit the weights to predict self-play results.
     #[arg(long, default_value = "spsa")]
     method: String,
+    /// The game: viktory or avl (A Victory Lost).
+    #[arg(long, default_value = "viktory")]
+    game: String,
     /// spsa: steps.
     #[arg(long, default_value_t = 500)]
     steps: usize,
@@ -42,10 +42,13 @@ pub(crate) struct TuneArgs {
     /// Players per game.
     #[arg(long, default_value_t = 2)]
     players: u8,
-    /// The VIKTORY preset (default classic).
+    /// The preset (VIKTORY: default classic; A Victory Lost: campaign, or demo).
     #[arg(long)]
     preset: Option<String>,
-    /// Game turns before the empires are scored (R-19); default 30.
+    /// A Victory Lost only: play this scenario file instead of the preset's.
+    #[arg(long)]
+    scenario: Option<PathBuf>,
+    /// VIKTORY only: game turns before the empires are scored (R-19); default 30.
     #[arg(long)]
     max_turns: Option<u16>,
     /// Seed of the games (game i: seed·1000003 + i) and so of the whole run.
@@ -79,18 +82,18 @@ pub(crate) fn run(args: &TuneArgs) -> ExitCode {
     }
 }
 
-/// Largest weight file read, in bytes (a file of 18 weights is under 1 KiB).
+/// Largest weight file read, in bytes (a file of 25 weights is under 2 KiB).
 const MAX_FILE: u64 = 1 << 20;
 
 /// The weights a name stands for in a family whose evaluation has weights: `hand` (as
 /// set by hand) and `default` (what the bots play with).
 pub(crate) fn named_weights<G: AiGame>(name: &str) -> Option<Vec<f64>> {
-    if G::NAME != Viktory::NAME {
+    if G::weights().is_empty() {
         return None;
     }
     match name {
-        "hand" => Some(Weights::HAND.values().to_vec()),
-        "default" => Some(Weights::DEFAULT.values().to_vec()),
+        "hand" => Some(G::hand_weights()),
+        "default" => Some(G::weights().into_iter().map(|(_, v)| v).collect()),
         _ => None,
     }
 }
@@ -154,41 +157,90 @@ fn weights_json<G: AiGame>(values: &[f64]) -> Value {
 }
 
 fn tune(args: &TuneArgs) -> Result<(), String> {
-    let preset = args.preset.clone().unwrap_or_else(|| "classic".into());
-    let max_turns = args.max_turns.unwrap_or(30);
-    let start_state =
-        crate::simulate::viktory_start(&preset, max_turns, serde_json::Map::new(), args.players)?;
-    let start = read_weights::<Viktory>(&args.start)?;
+    match args.game.as_str() {
+        "viktory" => {
+            if args.scenario.is_some() {
+                return Err("--scenario is for A Victory Lost (--game avl)".into());
+            }
+            let preset = args.preset.clone().unwrap_or_else(|| "classic".into());
+            let max_turns = args.max_turns.unwrap_or(30);
+            let start = crate::simulate::viktory_start(
+                &preset,
+                max_turns,
+                serde_json::Map::new(),
+                args.players,
+            )?;
+            let game = json!({"preset": preset, "max_turns": max_turns});
+            let label = format!("preset {preset}, max turns {max_turns}");
+            tune_game(args, &start, game, &label)
+        }
+        "avl" => {
+            if args.max_turns.is_some() {
+                return Err(
+                    "A Victory Lost ends by its scenario's last turn or sudden death \
+                            (14.0.2); --max-turns is for VIKTORY"
+                        .into(),
+                );
+            }
+            let preset = args.preset.clone().unwrap_or_else(|| "campaign".into());
+            let (start, setup) = crate::simulate::avl_start(
+                &preset,
+                args.scenario.as_deref(),
+                serde_json::Map::new(),
+                args.players,
+            )?;
+            let name = setup.scenario.name;
+            let game = json!({
+                "preset": preset,
+                "scenario": name,
+                "scenario_file": args.scenario.as_ref().map(|p| p.display().to_string()),
+            });
+            let label = format!("A Victory Lost, preset {preset}, scenario \"{name}\"");
+            tune_game(args, &start, game, &label)
+        }
+        other => Err(format!("no game {other:?}; the games are viktory, avl")),
+    }
+}
+
+/// Tunes `G`'s weights on games from `start`; `game` describes them in the output file.
+fn tune_game<G: AiGame + Sync>(
+    args: &TuneArgs,
+    start_state: &G,
+    game: Value,
+    label: &str,
+) -> Result<(), String> {
+    let start = read_weights::<G>(&args.start)?;
     println!(
-        "{} tuning, preset {preset}, {} players, max turns {max_turns}, seed {}, from {}",
+        "{} tuning, {label}, {} players, seed {}, from {}",
         args.method, args.players, args.seed, args.start
     );
     let mut doc = json!({
-        "game": Viktory::NAME,
+        "game": G::NAME,
         "command": std::env::args().collect::<Vec<_>>().join(" "),
         "method": args.method,
-        "preset": preset,
         "players": args.players,
-        "max_turns": max_turns,
         "seed": args.seed,
-        "start": weights_json::<Viktory>(&start),
+        "start": weights_json::<G>(&start),
     });
+    if let (Value::Object(d), Value::Object(g)) = (&mut doc, game) {
+        d.extend(g);
+    }
     let tuned = match args.method.as_str() {
-        "spsa" => by_play(args, &start_state, &start, &mut doc)?,
-        "regression" => by_prediction(args, &start_state, &start, &mut doc)?,
+        "spsa" => by_play(args, start_state, &start, &mut doc)?,
+        "regression" => by_prediction(args, start_state, &start, &mut doc)?,
         other => {
             return Err(format!(
                 "no method {other:?}; the methods are spsa, regression"
             ));
         }
     };
-    print_weights(&start, &tuned);
-    doc["weights"] = weights_json::<Viktory>(&tuned);
+    print_weights::<G>(&start, &tuned);
+    doc["weights"] = weights_json::<G>(&tuned);
     if args.check_games > 0 {
         let clock = std::time::Instant::now();
         let tuned_arc: Arc<[f64]> = tuned.clone().into();
         let share = ai::tune::match_score(
-            &start_state,
+            start_state,
             &tuned_arc,
             &start,
             args.check_games,
@@ -214,23 +266,16 @@ fn tune(args: &TuneArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The first step of each weight: a quarter of it (at least 0.05), except the town,
-/// which is the scale (win shares depend on the ratios of the sums), and the site cap,
-/// a count: those two stay.
-fn scales(start: &[f64]) -> Vec<f64> {
-    Weights::NAMES
-        .iter()
-        .zip(start)
-        .map(|(name, v)| match *name {
-            "town" | "sites_max" => 0.0,
-            _ => (v.abs() * 0.25).max(0.05),
-        })
-        .collect()
+/// The first step of each weight ([`AiGame::tuning_scales`]): a quarter of it, but for
+/// those the game keeps fixed (VIKTORY's town, the scale, and site cap, a count; A
+/// Victory Lost's advance cap and σ).
+fn scales<G: AiGame>(start: &[f64]) -> Vec<f64> {
+    G::tuning_scales(start)
 }
 
-fn by_play(
+fn by_play<G: AiGame + Sync>(
     args: &TuneArgs,
-    start_state: &Viktory,
+    start_state: &G,
     start: &Arc<[f64]>,
     doc: &mut Value,
 ) -> Result<Vec<f64>, String> {
@@ -252,17 +297,23 @@ fn by_play(
     };
     let clock = std::time::Instant::now();
     let mut shares = Vec::with_capacity(args.steps);
-    let tuned = ai::tune::spsa(start_state, start, &scales(start), &plan, &mut |k, step| {
-        shares.push(step.up_share);
-        if (k + 1) % 25 == 0 || k + 1 == args.steps {
-            eprintln!(
-                "step {}/{}: {:.0} s",
-                k + 1,
-                args.steps,
-                clock.elapsed().as_secs_f64()
-            );
-        }
-    });
+    let tuned = ai::tune::spsa(
+        start_state,
+        start,
+        &scales::<G>(start),
+        &plan,
+        &mut |k, step| {
+            shares.push(step.up_share);
+            if (k + 1) % 25 == 0 || k + 1 == args.steps {
+                eprintln!(
+                    "step {}/{}: {:.0} s",
+                    k + 1,
+                    args.steps,
+                    clock.elapsed().as_secs_f64()
+                );
+            }
+        },
+    );
     println!(
         "{} steps of {} games: {:.0} s",
         args.steps,
@@ -277,9 +328,9 @@ fn by_play(
     Ok(tuned)
 }
 
-fn by_prediction(
+fn by_prediction<G: AiGame + Sync>(
     args: &TuneArgs,
-    start_state: &Viktory,
+    start_state: &G,
     start: &Arc<[f64]>,
     doc: &mut Value,
 ) -> Result<Vec<f64>, String> {
@@ -315,7 +366,7 @@ fn by_prediction(
         return Err("too few finished games to train and test on".into());
     }
     let clock = std::time::Instant::now();
-    let fit = ai::tune::fit(&samples, start, &scales(start), args.passes, threads);
+    let fit = ai::tune::fit(&samples, start, &scales::<G>(start), args.passes, threads);
     print_fit(&fit);
     println!(
         "{} loss evaluations, {:.0} s",
@@ -331,9 +382,9 @@ fn by_prediction(
     Ok(fit.weights)
 }
 
-fn print_weights(start: &[f64], tuned: &[f64]) {
+fn print_weights<G: AiGame>(start: &[f64], tuned: &[f64]) {
     println!("{:<16} {:>9} {:>9}", "weight", "start", "tuned");
-    for ((name, s), t) in Weights::NAMES.iter().zip(start).zip(tuned) {
+    for (((name, _), s), t) in G::weights().iter().zip(start).zip(tuned) {
         println!("{name:<16} {s:>9.4} {t:>9.4}");
     }
 }

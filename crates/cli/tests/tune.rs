@@ -1,4 +1,4 @@
-//! `hexwar tune` (issue 29): learns the VIKTORY evaluation's weights from self-play and
+//! `hexwar tune` (issue 29): learns the evaluations' weights from self-play and
 //! writes them where `hexwar simulate --bots easy:FILE` reads them; weight files that
 //! are not right are refused with a message that says why.
 
@@ -158,20 +158,107 @@ fn bad_weights_are_refused() {
         let err = text(&out.stderr);
         assert!(err.contains(expected), "{bots}: {err}");
     }
-    // A Victory Lost's evaluation has no weights to set.
+    // VIKTORY's weights are not A Victory Lost's.
     let out = run(&[
         "simulate",
         "--game",
         "avl",
         "--bots",
-        "greedy:hand,greedy",
+        &format!("greedy:{missing},greedy"),
         "--games",
         "1",
     ]);
     assert!(!out.status.success());
     assert!(
-        text(&out.stderr).contains("no weights"),
+        text(&out.stderr).contains("no weight \"town\""),
         "{}",
         text(&out.stderr)
     );
+    // Nor the other way round.
+    let avl_file = write(
+        "avl.json",
+        r#"{"game": "avl", "weights": {"strength_start": 0.4}}"#,
+    );
+    let out = run(&["simulate", "--bots", &format!("greedy:{avl_file},greedy")]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("weights for avl, not viktory"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+/// A Victory Lost's weights are tuned the same way (`--game avl`), keeping the ones it
+/// holds fixed, and the file plays.
+#[test]
+fn avl_weights_are_tuned_and_played() {
+    let out_file = dir().join("avl-tuned.json");
+    let path = out_file.to_str().unwrap();
+    let out = run(&[
+        "tune",
+        "--game",
+        "avl",
+        "--preset",
+        "demo",
+        "--steps",
+        "2",
+        "--step-games",
+        "2",
+        "--seed",
+        "4",
+        "--check-games",
+        "2",
+        "--threads",
+        "2",
+        "--out",
+        path,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&out_file).unwrap()).unwrap();
+    assert_eq!(doc["game"], "avl");
+    assert_eq!(doc["preset"], "demo");
+    assert_eq!(doc["up_shares"].as_array().unwrap().len(), 2);
+    let weights = doc["weights"].as_object().unwrap();
+    assert_eq!(weights.len(), 25, "{weights:?}");
+    for fixed in ["advance_cap", "scale_start", "scale_end"] {
+        assert_eq!(weights[fixed], doc["start"][fixed], "{fixed}");
+    }
+    // Two steps of two games move some weight: a draw in both steps moves none, so
+    // the test looks at the steps' shares too.
+    let shares: Vec<f64> = doc["up_shares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let moved = weights.iter().any(|(k, v)| doc["start"][k] != *v);
+    assert_eq!(
+        moved,
+        shares.iter().any(|&s| (s - 0.5).abs() > 1e-12),
+        "{shares:?}"
+    );
+
+    let out = run(&[
+        "simulate",
+        "--game",
+        "avl",
+        "--preset",
+        "demo",
+        "--bots",
+        &format!("greedy:{path},greedy:hand"),
+        "--games",
+        "2",
+        "--threads",
+        "2",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("greedy:hand"),
+        "{}",
+        text(&out.stdout)
+    );
+    // VIKTORY-only flags are refused.
+    let out = run(&["tune", "--game", "avl", "--max-turns", "3"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("--max-turns is for VIKTORY"));
 }
