@@ -79,7 +79,7 @@ use std::rc::Rc;
 use avl::rules::{combat as rules_combat, victory};
 use avl::state::BattleStage;
 use avl::{Avl, Chit, Location, Nationality, Phase, PieceId, Side, Supply};
-use foldhash::fast::{FixedState, FoldHasher};
+use foldhash::fast::FixedState;
 use hexmap::{Board, Hex};
 
 use super::combat::{Stakes, expected_gain};
@@ -737,48 +737,150 @@ fn threats(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, t: &mut Terms) {
         .activation
         .as_ref()
         .map_or(&[][..], |a| a.attacked_hexes.as_slice());
+    let topo = &snap.topo;
     THREATS.with(|memo| {
         let mut memo = memo.borrow_mut();
-        memo.prepare(&snap.topo, w);
+        memo.prepare(topo, w);
+        let memo = &mut *memo;
+        memo.units.mark(s, snap, &ready);
         let mut last: Option<u32> = None;
         for u in snap.pieces.iter().filter(|p| !p.hq) {
             if last == Some(u.at) {
                 continue;
             }
             last = Some(u.at);
-            let hex = snap.topo.hexes[u.at as usize];
+            let hex = topo.hexes[u.at as usize];
             if target == Some(hex) {
                 continue;
             }
-            let attackers = adjacent_enemies(snap, u.at, u.side);
-            let near = if w.threat_near > 0.0 {
-                nearby_enemies(snap, u.at, u.side)
-            } else {
-                Vec::new()
-            };
-            if attackers.is_empty() && near.is_empty() {
+            // The enemy's combat units around the hex, as the units' hashes: next to it
+            // (not across impassable hexsides, 9.1.6), then two hexes off.
+            let i = u.at as usize;
+            let enemy = u.side.enemy();
+            let around = memo.units.around(topo, i, enemy, w.threat_near > 0.0);
+            if around.iter().all(|&h| h == 0) {
                 continue;
             }
             // The enemy's units that may still attack this Combat Segment, if the hex
             // can be attacked in it.
-            let now = ready[u.side.enemy().index()]
+            let now = ready[enemy.index()]
                 .as_deref()
                 .filter(|_| !attacked.contains(&hex));
-            let threat = Threat {
-                at: u.at,
-                holder: u.side,
-                attackers: &attackers,
-                near: &near,
-                now,
-            };
-            let key = threat.key(s, snap, point);
-            let value = *memo
-                .values
-                .entry(key)
-                .or_insert_with(|| threat.value(s, snap, w, point));
+            let key = threat_key(s, snap, u.at, u.side, point, &around, now.is_some());
+            let value = *memo.values.entry(key).or_insert_with(|| {
+                let attackers = adjacent_enemies(snap, u.at, u.side);
+                let near = if w.threat_near > 0.0 {
+                    nearby_enemies(snap, u.at, u.side)
+                } else {
+                    Vec::new()
+                };
+                Threat {
+                    at: u.at,
+                    holder: u.side,
+                    attackers: &attackers,
+                    near: &near,
+                    now,
+                }
+                .value(s, snap, w, point)
+            });
             t.threats[u.side.index()] -= value;
         }
     });
+}
+
+/// A hash of everything [`Threat::value`] reads but the map and the weights (the
+/// [`ThreatMemo`]'s own): the hex, its holder, the worth of a strength point (the
+/// turn), the Victory City at stake there, each piece on the hex with its step and
+/// supply marker, the hashes of the enemy's combat units next to it and two hexes off
+/// (`around`, [`UnitHashes::around`]: each with its step, supply marker and whether it
+/// may still attack now, by the direction it lies in), and whether the hex may be
+/// attacked now.
+fn threat_key(
+    s: &Avl,
+    snap: &Snapshot,
+    at: u32,
+    holder: Side,
+    point: f64,
+    around: &[u64; 18],
+    now: bool,
+) -> u64 {
+    let mut h = FixedState::with_seed(0x7423).build_hasher();
+    (at, holder.index(), point.to_bits(), now).hash(&mut h);
+    city_stake(s, snap.topo.hexes[at as usize], holder)
+        .to_bits()
+        .hash(&mut h);
+    // Every piece on the hex: the defense reads the rules' own list of them.
+    for d in snap.at(at) {
+        let st = s.piece(d.id);
+        (d.id.0, st.reduced, st.supply as u8).hash(&mut h);
+    }
+    around.hash(&mut h);
+    h.finish()
+}
+
+/// Per hex, a hash of each side's combat units in it (0: none), for one evaluation:
+/// each unit's id, step, supply marker and whether it may still attack now.
+#[derive(Default)]
+struct UnitHashes {
+    /// Per side, per hex index.
+    hashes: [Vec<u64>; 2],
+    /// The hex indexes set, to clear.
+    set: Vec<u32>,
+}
+
+impl UnitHashes {
+    /// Hashes the combat units of `snap`; `ready`: per side, the units that may still
+    /// attack now ([`ready`]).
+    fn mark(&mut self, s: &Avl, snap: &Snapshot, ready: &[Option<Vec<PieceId>>; 2]) {
+        self.clear();
+        let len = snap.topo.len();
+        for side in &mut self.hashes {
+            if side.len() != len {
+                *side = vec![0; len];
+            }
+        }
+        for u in snap.pieces.iter().filter(|p| !p.hq) {
+            let st = s.piece(u.id);
+            let now = ready[u.side.index()]
+                .as_deref()
+                .is_some_and(|r| r.contains(&u.id));
+            let h =
+                FixedState::with_seed(0x5eed).hash_one((u.id.0, st.reduced, st.supply as u8, now));
+            let slot = &mut self.hashes[u.side.index()][u.at as usize];
+            // The pieces come by id within a hex: the same units give the same hash.
+            *slot = (slot.rotate_left(29) ^ h) | 1;
+            self.set.push(u.at);
+        }
+    }
+
+    /// The hashes of `side`'s combat units next to hex index `i` (0 across an impassable
+    /// hexside, 9.1.6) and, if `near`, two hexes off (0 otherwise).
+    fn around(&self, topo: &Topology, i: usize, side: Side, near: bool) -> [u64; 18] {
+        let hashes = &self.hashes[side.index()];
+        let mut out = [0; 18];
+        for (k, &j) in topo.neighbors[i].iter().enumerate() {
+            if j != NONE && topo.edges[i][k] & IMPASSABLE == 0 {
+                out[k] = hashes[j as usize];
+            }
+        }
+        if near {
+            for (k, &j) in topo.ring2[i].iter().enumerate() {
+                if j != NONE {
+                    out[6 + k] = hashes[j as usize];
+                }
+            }
+        }
+        out
+    }
+
+    /// Clears what [`UnitHashes::mark`] set last.
+    fn clear(&mut self) {
+        for &at in &self.set {
+            self.hashes[0][at as usize] = 0;
+            self.hashes[1][at as usize] = 0;
+        }
+        self.set.clear();
+    }
 }
 
 /// The enemy's threat to one hex: what [`threats`] counts for it.
@@ -829,56 +931,12 @@ impl Threat<'_> {
         }
         value
     }
-
-    /// A hash of everything [`Threat::value`] reads but the map and the weights (the
-    /// [`ThreatMemo`]'s own): the hex, its holder, the worth of a strength point (the
-    /// turn), the Victory City at stake there, and each unit on the hex, next to it or
-    /// two hexes off, with where it stands, its step and supply marker, and whether it
-    /// may still attack now.
-    fn key(&self, s: &Avl, snap: &Snapshot, point: f64) -> u64 {
-        let mut h = FixedState::with_seed(0x7423).build_hasher();
-        (self.at, self.holder.index(), point.to_bits()).hash(&mut h);
-        city_stake(s, snap.topo.hexes[self.at as usize], self.holder)
-            .to_bits()
-            .hash(&mut h);
-        let piece = |p: PieceId, h: &mut FoldHasher| {
-            let st = s.piece(p);
-            (
-                p.0,
-                snap.hex_of[usize::from(p.0)],
-                st.reduced,
-                st.supply as u8,
-            )
-                .hash(h);
-        };
-        // Every piece on the hex: the defense reads the rules' own list of them.
-        for d in snap.at(self.at) {
-            piece(d.id, &mut h);
-        }
-        self.attackers.len().hash(&mut h);
-        for &a in self.attackers {
-            piece(a, &mut h);
-        }
-        self.near.len().hash(&mut h);
-        for &a in self.near {
-            piece(a, &mut h);
-        }
-        match self.now {
-            None => u8::MAX.hash(&mut h),
-            Some(r) => {
-                for a in self.attackers {
-                    r.contains(a).hash(&mut h);
-                }
-            }
-        }
-        h.finish()
-    }
 }
 
 /// Entries a [`ThreatMemo`] holds before it starts again.
 const THREAT_MEMO_SIZE: usize = 1 << 16;
 
-/// The threats worked out on this thread, by [`Threat::key`], for one map and one set
+/// The threats worked out on this thread, by [`threat_key`], for one map and one set
 /// of weights. The bots score positions that differ by a move one after another
 /// (greedy's whole moves, a search's siblings), and a move changes the threat to the
 /// few hexes within two of where the piece left and arrived: the others are looked up.
@@ -889,6 +947,8 @@ struct ThreatMemo {
     topo: Option<Rc<Topology>>,
     weights: Option<Weights>,
     values: HashMap<u64, f64, FixedState>,
+    /// The units around each hex, hashed once per evaluation.
+    units: UnitHashes,
 }
 
 impl ThreatMemo {
