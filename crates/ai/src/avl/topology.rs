@@ -72,15 +72,18 @@ pub fn distance(a: Hex, b: Hex) -> u32 {
 }
 
 /// A flood from a side's supply sources ([`Topology::trace`], [`Topology::rail_net`]):
-/// the hexes reached, and how: each reached hex's parent, the hex it was reached from
-/// ([`NONE`] for a source), and the reached hexes in an order where every parent comes
-/// before its children. [`Topology::retrace`] updates a supply trace from them when
-/// hexes open and close.
+/// the hexes reached, how many, and how: each reached hex's parent, the hex next to it
+/// it was reached from ([`NONE`] for a source). [`Topology::retrace`] updates a supply
+/// trace from them when hexes open and close.
 #[derive(Clone, Debug, Default)]
 pub struct Trace {
     reached: Vec<bool>,
     parent: Vec<u32>,
+    /// The hexes still to spread from ([`Topology::spread`]'s queue): those reached
+    /// since the trace was begun or last updated.
     order: Vec<u32>,
+    /// Hexes reached.
+    count: usize,
 }
 
 impl Trace {
@@ -91,7 +94,7 @@ impl Trace {
 
     /// The number of hexes reached.
     pub fn count(&self) -> usize {
-        self.order.len()
+        self.count
     }
 
     /// Empties the trace for a map of `n` hexes, keeping parents if `parents`.
@@ -105,6 +108,7 @@ impl Trace {
             self.parent = vec![NONE; n];
         }
         self.order.clear();
+        self.count = 0;
     }
 
     /// Marks hex index `i` reached from `parent` (kept if the trace keeps parents).
@@ -114,6 +118,13 @@ impl Trace {
             *p = parent;
         }
         self.order.push(i as u32);
+        self.count += 1;
+    }
+
+    /// Marks hex index `i`, reached, not reached.
+    fn unreach(&mut self, i: usize) {
+        self.reached[i] = false;
+        self.count -= 1;
     }
 }
 
@@ -268,7 +279,8 @@ impl Topology {
     /// trace over `grid` (both with `pocket_closed`) without tracing the whole map
     /// again: only the hexes whose openness to `side`'s supply lines changed are looked
     /// at. A hex that closed cuts off every hex whose line ran through it (its
-    /// descendants in `t`); the hexes cut off and the hexes that opened are then reached
+    /// descendants in `t`, found from it through the neighbours whose parent it is);
+    /// the hexes cut off and the hexes that opened are then reached
     /// again from the hexes still reached next to them, and the trace spreads on from
     /// there. The result is the hexes [`Topology::trace`] finds: a hex still reached
     /// keeps its line, which passes only hexes still open; and a line to any other hex
@@ -290,30 +302,29 @@ impl Topology {
         // Hexes that may be reached now and were not: those that opened, then those cut
         // off.
         let mut again: Vec<u32> = Vec::new();
-        let mut cut = false;
+        let mut cut: Vec<u32> = Vec::new();
         for (i, was) in changes(before, grid) {
             let (was_open, now_open) = (self.supply_open(was, i, side, pocket_closed), open(i));
             if was_open && !now_open && t.reached[i] {
-                t.reached[i] = false;
-                cut = true;
+                t.unreach(i);
+                cut.push(i as u32);
             } else if !was_open && now_open {
                 again.push(i as u32);
             }
         }
-        if cut {
-            // Parents come first: a hex whose parent is no longer reached is cut off.
-            for &h in &t.order {
-                let h = h as usize;
-                let p = t.parent[h];
-                if t.reached[h] && p != NONE && !t.reached[p as usize] {
-                    t.reached[h] = false;
-                    again.push(h as u32);
+        // A reached hex's parent is reached and next to it: the hexes cut off are those
+        // reached whose parent was cut, and theirs in turn.
+        while let Some(h) = cut.pop() {
+            for &j in &self.neighbors[h as usize] {
+                if j != NONE && t.reached[j as usize] && t.parent[j as usize] == h {
+                    t.unreach(j as usize);
+                    cut.push(j);
+                    again.push(j);
                 }
             }
-            let reached = &t.reached;
-            t.order.retain(|&h| reached[h as usize]);
         }
-        let head = t.order.len();
+        t.order.clear();
+        let head = 0;
         for &x in &again {
             let x = x as usize;
             if !t.reached[x]
