@@ -466,6 +466,7 @@ fn command(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) -> Vec<bool> {
         .map(|(k, h)| (topo.hexes[h.piece.at as usize].q, k))
         .collect();
     by_column.sort_unstable();
+    let columns = Columns::new(by_column.iter().map(|&(q, _)| q));
     let longest = hqs.iter().map(|h| h.range).max().unwrap_or(0);
     let longest = i32::try_from(longest).unwrap_or(i32::MAX);
     let mut commanded = vec![false; s.piece_count()];
@@ -474,7 +475,7 @@ fn command(s: &Avl, snap: &Snapshot, w: &Weights, t: &mut Terms) -> Vec<bool> {
         let nat = s.nationality(u.id);
         let here = topo.hexes[u.at as usize];
         let mut by_soviet_hq = false;
-        let first = by_column.partition_point(|&(q, _)| q < here.q.saturating_sub(longest));
+        let first = columns.first(here.q.saturating_sub(longest));
         for &(q, k) in &by_column[first..] {
             if q > here.q.saturating_add(longest) {
                 break;
@@ -1214,18 +1215,20 @@ fn combat_hexes(snap: &Snapshot, which: impl Fn(Side) -> bool) -> Vec<Hex> {
 /// nearest hex found so far are looked at.
 struct Nearest {
     hexes: Vec<Hex>,
+    columns: Columns,
 }
 
 impl Nearest {
     fn new(mut hexes: Vec<Hex>) -> Nearest {
         hexes.sort_unstable_by_key(|h| (h.q, h.r));
-        Nearest { hexes }
+        let columns = Columns::new(hexes.iter().map(|h| h.q));
+        Nearest { hexes, columns }
     }
 
     /// The steps from `from` to the nearest of the hexes, or `cap` if none is nearer.
     fn distance(&self, from: Hex, cap: u32) -> u32 {
         let mut best = cap;
-        let i = self.hexes.partition_point(|h| h.q < from.q);
+        let i = self.columns.first(from.q);
         for h in &self.hexes[i..] {
             if h.q.abs_diff(from.q) >= best {
                 break;
@@ -1239,6 +1242,50 @@ impl Nearest {
             best = best.min(topology::distance(*h, from));
         }
         best
+    }
+}
+
+/// Where each column starts in a list sorted by column: the index of its first item at
+/// or after a column, without a search.
+struct Columns {
+    /// The first list's column.
+    min: i32,
+    /// Per column from `min`: the index of the first item in it or after it.
+    starts: Vec<u32>,
+    /// The list's length.
+    len: usize,
+}
+
+impl Columns {
+    /// The starts of `columns`, the items' columns in ascending order.
+    fn new(columns: impl Iterator<Item = i32>) -> Columns {
+        let mut starts: Vec<u32> = Vec::new();
+        let mut min = 0;
+        let mut len = 0usize;
+        for q in columns {
+            if len == 0 {
+                min = q;
+            }
+            // Every column up to this one, not yet started, starts here.
+            let c = usize::try_from(q.saturating_sub(min)).unwrap_or(0);
+            while starts.len() <= c {
+                starts.push(len as u32);
+            }
+            len += 1;
+        }
+        Columns { min, starts, len }
+    }
+
+    /// The index of the first item in column `q` or after it (the list's length if
+    /// none).
+    fn first(&self, q: i32) -> usize {
+        if self.len == 0 || q <= self.min {
+            return 0;
+        }
+        usize::try_from(q - self.min)
+            .ok()
+            .and_then(|c| self.starts.get(c))
+            .map_or(self.len, |&i| i as usize)
     }
 }
 
@@ -1273,5 +1320,26 @@ mod tests {
             }
         }
         assert!(checked > 50_000, "{checked}");
+    }
+
+    /// A column's start is where a binary search puts it: for random sorted lists of up
+    /// to 30 columns in -20..20 (repeats and gaps included, the empty list too), and
+    /// every column from -25 to 25.
+    #[test]
+    fn a_column_starts_where_a_search_finds_it() {
+        let mut rng = engine::GameRng::from_u64(6);
+        for _ in 0..500 {
+            let n = rng.below(31) as usize;
+            let mut qs: Vec<i32> = (0..n).map(|_| rng.below(40) as i32 - 20).collect();
+            qs.sort_unstable();
+            let columns = Columns::new(qs.iter().copied());
+            for q in -25..=25 {
+                assert_eq!(
+                    columns.first(q),
+                    qs.partition_point(|&x| x < q),
+                    "{q} in {qs:?}"
+                );
+            }
+        }
     }
 }
