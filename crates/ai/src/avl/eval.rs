@@ -73,7 +73,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::BuildHasher;
 use std::rc::Rc;
 
 use avl::rules::{combat as rules_combat, victory};
@@ -655,7 +655,12 @@ fn enemies_at(snap: &Snapshot, at: u32, side: Side, out: &mut Vec<PieceId>) {
 
 /// The Victory City VPs a side loses when the hex at `at` empties, if it holds one there.
 fn city_stake(s: &Avl, hex: Hex, holder: Side) -> f64 {
-    let Some(c) = s.map().at(hex).and_then(|i| i.city) else {
+    stake_of(s, s.map().at(hex).and_then(|i| i.city), holder)
+}
+
+/// [`city_stake`] of the Victory City `city`, if any.
+fn stake_of(s: &Avl, city: Option<u8>, holder: Side) -> f64 {
+    let Some(c) = city else {
         return 0.0;
     };
     if s.position().control.get(usize::from(c)) == Some(&holder) {
@@ -767,7 +772,16 @@ fn threats(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, t: &mut Terms) {
             let now = ready[enemy.index()]
                 .as_deref()
                 .filter(|_| !attacked.contains(&hex));
-            let key = threat_key(s, snap, u.at, u.side, point, &around, now.is_some());
+            // Every piece on the hex: the defense reads the rules' own list of them.
+            let key = threat_key(
+                u.at,
+                u.side,
+                point,
+                stake_of(s, topo.city[i], u.side),
+                memo.units.pieces[i],
+                &around,
+                now.is_some(),
+            );
             let value = *memo.values.entry(key).or_insert_with(|| {
                 let attackers = adjacent_enemies(snap, u.at, u.side);
                 let near = if w.threat_near > 0.0 {
@@ -791,41 +805,44 @@ fn threats(s: &Avl, snap: &Snapshot, w: &Weights, point: f64, t: &mut Terms) {
 
 /// A hash of everything [`Threat::value`] reads but the map and the weights (the
 /// [`ThreatMemo`]'s own): the hex, its holder, the worth of a strength point (the
-/// turn), the Victory City at stake there, each piece on the hex with its step and
-/// supply marker, the hashes of the enemy's combat units next to it and two hexes off
+/// turn), the Victory City VPs at stake there (`stake`), the hash of every piece on the
+/// hex with its step and supply marker (`pieces`, [`UnitHashes`]), the hashes of the
+/// enemy's combat units next to it and two hexes off
 /// (`around`, [`UnitHashes::around`]: each with its step, supply marker and whether it
 /// may still attack now, by the direction it lies in), and whether the hex may be
 /// attacked now.
 fn threat_key(
-    s: &Avl,
-    snap: &Snapshot,
     at: u32,
     holder: Side,
     point: f64,
+    stake: f64,
+    pieces: u64,
     around: &[u64; 18],
     now: bool,
 ) -> u64 {
-    let mut h = FixedState::with_seed(0x7423).build_hasher();
-    (at, holder.index(), point.to_bits(), now).hash(&mut h);
-    city_stake(s, snap.topo.hexes[at as usize], holder)
-        .to_bits()
-        .hash(&mut h);
-    // Every piece on the hex: the defense reads the rules' own list of them.
-    for d in snap.at(at) {
-        let st = s.piece(d.id);
-        (d.id.0, st.reduced, st.supply as u8).hash(&mut h);
-    }
-    around.hash(&mut h);
-    h.finish()
+    FixedState::with_seed(0x7423).hash_one((
+        (
+            at,
+            holder.index(),
+            point.to_bits(),
+            now,
+            stake.to_bits(),
+            pieces,
+        ),
+        around,
+    ))
 }
 
 /// Per hex, a hash of each side's combat units in it (0: none), for one evaluation:
-/// each unit's id, step, supply marker and whether it may still attack now.
+/// each unit's id, step, supply marker and whether it may still attack now; and one of
+/// every piece in it (HQs too), with its id, step and supply marker.
 #[derive(Default)]
 struct UnitHashes {
     /// Per side, per hex index.
     hashes: [Vec<u64>; 2],
-    /// The hex indexes set, to clear.
+    /// Per hex index: every piece.
+    pieces: Vec<u64>,
+    /// The hex indexes set, to clear (each piece's).
     set: Vec<u32>,
 }
 
@@ -835,13 +852,21 @@ impl UnitHashes {
     fn mark(&mut self, s: &Avl, snap: &Snapshot, ready: &[Option<Vec<PieceId>>; 2]) {
         self.clear();
         let len = snap.topo.len();
-        for side in &mut self.hashes {
-            if side.len() != len {
-                *side = vec![0; len];
+        for table in self.hashes.iter_mut().chain([&mut self.pieces]) {
+            if table.len() != len {
+                *table = vec![0; len];
             }
         }
-        for u in snap.pieces.iter().filter(|p| !p.hq) {
+        for u in &snap.pieces {
             let st = s.piece(u.id);
+            let slot = &mut self.pieces[u.at as usize];
+            *slot = (slot.rotate_left(29)
+                ^ FixedState::with_seed(0x7ace).hash_one((u.id.0, st.reduced, st.supply as u8)))
+                | 1;
+            self.set.push(u.at);
+            if u.hq {
+                continue;
+            }
             let now = ready[u.side.index()]
                 .as_deref()
                 .is_some_and(|r| r.contains(&u.id));
@@ -850,7 +875,6 @@ impl UnitHashes {
             let slot = &mut self.hashes[u.side.index()][u.at as usize];
             // The pieces come by id within a hex: the same units give the same hash.
             *slot = (slot.rotate_left(29) ^ h) | 1;
-            self.set.push(u.at);
         }
     }
 
@@ -879,6 +903,7 @@ impl UnitHashes {
         for &at in &self.set {
             self.hashes[0][at as usize] = 0;
             self.hashes[1][at as usize] = 0;
+            self.pieces[at as usize] = 0;
         }
         self.set.clear();
     }

@@ -147,6 +147,8 @@ pub struct Topology {
     pub land: Vec<bool>,
     /// In the Stalingrad Pocket (13.0).
     pub pocket: Vec<bool>,
+    /// The index of the Victory City there (14.0).
+    pub city: Vec<Option<u8>>,
     /// Supply sources per side (2.1.2), Axis first.
     pub sources: [Vec<u32>; 2],
     /// Land hexes.
@@ -164,6 +166,7 @@ impl Topology {
         let mut edges = Vec::with_capacity(n);
         let mut land = Vec::with_capacity(n);
         let mut pocket = Vec::with_capacity(n);
+        let mut city = Vec::with_capacity(n);
         let mut sources = [Vec::new(), Vec::new()];
         for i in 0..n {
             let hex = map.board.hex_at(i).unwrap_or(Hex::ORIGIN);
@@ -171,6 +174,7 @@ impl Topology {
             let info = map.at(hex).copied().unwrap_or_default();
             land.push(!info.water);
             pocket.push(info.pocket);
+            city.push(info.city);
             if let Some(side) = info.source {
                 sources[side.index()].push(i as u32);
             }
@@ -213,6 +217,7 @@ impl Topology {
             rail,
             land,
             pocket,
+            city,
             sources,
             land_count,
         }
