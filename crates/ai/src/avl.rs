@@ -59,17 +59,7 @@ impl AiGame for Avl {
     /// A quarter of each weight (at least 0.005: the weights are in VPs, and some are
     /// hundredths), but for [`eval::Weights::FIXED`], which stay.
     fn tuning_scales(values: &[f64]) -> Vec<f64> {
-        eval::Weights::NAMES
-            .iter()
-            .zip(values)
-            .map(|(name, v)| {
-                if eval::Weights::FIXED.contains(name) {
-                    0.0
-                } else {
-                    (v.abs() * 0.25).max(0.005)
-                }
-            })
-            .collect()
+        crate::tune::quarter_scales(&eval::Weights::NAMES, values, &eval::Weights::FIXED, 0.005)
     }
 
     fn turn_marker(&self) -> u64 {

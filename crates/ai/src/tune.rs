@@ -315,6 +315,23 @@ pub fn descend(
     (w, history)
 }
 
+/// The first step of each weight for a tuning run ([`crate::AiGame::tuning_scales`]): a
+/// quarter of its value, at least `floor`, but 0 (kept as it is) for the weights named in
+/// `fixed`. `names` are the weights' names, in `values`' order.
+pub fn quarter_scales(names: &[&str], values: &[f64], fixed: &[&str], floor: f64) -> Vec<f64> {
+    names
+        .iter()
+        .zip(values)
+        .map(|(name, v)| {
+            if fixed.contains(name) {
+                0.0
+            } else {
+                (v.abs() * 0.25).max(floor)
+            }
+        })
+        .collect()
+}
+
 /// How [`spsa`] plays and steps.
 #[derive(Clone, Debug)]
 pub struct Spsa {

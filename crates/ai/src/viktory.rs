@@ -43,14 +43,7 @@ impl AiGame for Viktory {
     /// shares depend only on the ratios of the sums), and the site cap, a count: those
     /// two stay.
     fn tuning_scales(values: &[f64]) -> Vec<f64> {
-        eval::Weights::NAMES
-            .iter()
-            .zip(values)
-            .map(|(name, v)| match *name {
-                "town" | "sites_max" => 0.0,
-                _ => (v.abs() * 0.25).max(0.05),
-            })
-            .collect()
+        crate::tune::quarter_scales(&eval::Weights::NAMES, values, &["town", "sites_max"], 0.05)
     }
 
     /// Weights that [`eval::Weights::from_values`] refuses (a caller's bug: files are

@@ -266,13 +266,6 @@ fn tune_game<G: AiGame + Sync>(
     Ok(())
 }
 
-/// The first step of each weight ([`AiGame::tuning_scales`]): a quarter of it, but for
-/// those the game keeps fixed (VIKTORY's town, the scale, and site cap, a count; A
-/// Victory Lost's advance cap and σ).
-fn scales<G: AiGame>(start: &[f64]) -> Vec<f64> {
-    G::tuning_scales(start)
-}
-
 fn by_play<G: AiGame + Sync>(
     args: &TuneArgs,
     start_state: &G,
@@ -300,7 +293,7 @@ fn by_play<G: AiGame + Sync>(
     let tuned = ai::tune::spsa(
         start_state,
         start,
-        &scales::<G>(start),
+        &G::tuning_scales(start),
         &plan,
         &mut |k, step| {
             shares.push(step.up_share);
@@ -366,7 +359,13 @@ fn by_prediction<G: AiGame + Sync>(
         return Err("too few finished games to train and test on".into());
     }
     let clock = std::time::Instant::now();
-    let fit = ai::tune::fit(&samples, start, &scales::<G>(start), args.passes, threads);
+    let fit = ai::tune::fit(
+        &samples,
+        start,
+        &G::tuning_scales(start),
+        args.passes,
+        threads,
+    );
     print_fit(&fit);
     println!(
         "{} loss evaluations, {:.0} s",
