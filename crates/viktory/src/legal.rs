@@ -28,16 +28,28 @@ pub fn legal_actions(s: &Viktory) -> Vec<Action> {
             v
         }
         ToMove::Seat(_) => {
-            let mut checked = Vec::with_capacity(64);
+            let mut checked = Checked {
+                actions: Vec::with_capacity(64),
+                in_order: false,
+            };
             let mut v = candidates(s, &mut checked);
             v.retain(|a| crate::check::check(s, a).is_ok());
             v.sort_unstable();
-            // The moves come unit by unit in id order, each unit's destinations sorted:
-            // already in order, so they are merged in rather than sorted again.
-            if !checked.is_sorted() {
-                checked.sort_unstable();
+            if checked.in_order {
+                // The movement phase's: the moves come unit by unit in id order (units
+                // are kept sorted by id), each unit's destinations sorted, then the
+                // boardings, landings and bombardments, each in order and of kinds that
+                // sort after the ones before; none is a candidate too.
+                debug_assert!(checked.actions.is_sorted());
+                debug_assert!(v.iter().all(|a| checked.actions.binary_search(a).is_err()));
+                let v = merge_sorted(v, checked.actions);
+                debug_assert!(v.windows(2).all(|w| w[0] != w[1]));
+                return v;
             }
-            let mut v = merge_sorted(v, checked);
+            if !checked.actions.is_sorted() {
+                checked.actions.sort_unstable();
+            }
+            let mut v = merge_sorted(v, checked.actions);
             v.dedup();
             v
         }
@@ -354,9 +366,18 @@ fn handover_candidates(s: &Viktory, h: &subjugation::Handover) -> Vec<Action> {
     }
 }
 
+/// Actions [`candidates`] found legal by their own rule functions, so not checked again.
+struct Checked {
+    actions: Vec<Action>,
+    /// Set where the actions are known to be sorted, without repeats, and none of them
+    /// among the candidates, which have no repeats either: the listing is then merged
+    /// without sorting or removing repeats (issue 28).
+    in_order: bool,
+}
+
 /// Candidate actions for the seat to move (a superset of the legal ones), and in
 /// `checked` actions already found legal by their own rule functions.
-fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
+fn candidates(s: &Viktory, checked: &mut Checked) -> Vec<Action> {
     if !s.reveals.is_empty() {
         if customization::redraw_open(s) {
             return vec![
@@ -394,7 +415,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
         if s.reveals.is_empty() && s.balance.is_none() {
             // Exactly what `check` accepts now (`casualties::check`): no need to ask it
             // again for each of a big battle's hundreds of candidates.
-            checked.extend(casualties);
+            checked.actions.extend(casualties);
             return vec![];
         }
         return casualties.collect();
@@ -481,28 +502,44 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             v
         }
         Stage::Move => {
-            let mut v = Vec::with_capacity(64);
-            v.push(Action::EndPhase);
-            v.extend(
-                s.turn
-                    .pending_battles
-                    .iter()
-                    .map(|&hex| Action::Fight { hex }),
-            );
-            // Road ends: own towns and, with subjugation, Alliance partners' (15.64).
-            let road_towns: Vec<Hex> = s
-                .towns()
-                .filter(|(_, t)| t.owner == seat || subjugation::allied(s, seat, t.owner))
-                .map(|(h, _)| h)
-                .collect();
+            let mut v = Vec::new();
+            // Outside 15.3's pending choice (which `check` asks about first), a
+            // bombardment is legal exactly when its own rules allow it, and so are a
+            // battle and the end of the phase (`battle::check_fight` and `check`'s
+            // end of the movement phase: the switch rule's waits, R-9, and 12.0).
+            let exact = s.balance.is_none();
             let switch = movement::Switch::now(s);
+            let battles = s
+                .turn
+                .pending_battles
+                .iter()
+                .map(|&hex| Action::Fight { hex });
+            // The battles and the end sort after every action put in `checked` below.
+            let mut last: Vec<Action> = Vec::new();
+            if exact && !plain_listing() {
+                if switch.wait_for(UnitId(u16::MAX)).is_none() {
+                    last.extend(battles);
+                    if s.turn.pending_battles.is_empty() {
+                        last.push(Action::EndPhase);
+                    }
+                }
+            } else {
+                v.push(Action::EndPhase);
+                v.extend(battles);
+            }
             let mut moves = Moves::start(s, seat);
             // Every unit in a town asks for the same roads out of it; the roads asked in
             // the same world before are kept with the moves.
             let mut known_roads = std::mem::take(&mut moves.roads);
-            // Outside 15.3's pending choice (which `check` asks about first), a
-            // bombardment is legal exactly when its own rules allow it.
-            let exact = s.balance.is_none();
+            // Road ends: own towns and, with subjugation, Alliance partners' (15.64);
+            // in the last listing's buffer.
+            let mut road_towns = std::mem::take(&mut moves.road_towns);
+            road_towns.clear();
+            road_towns.extend(
+                s.towns()
+                    .filter(|(_, t)| t.owner == seat || subjugation::allied(s, seat, t.owner))
+                    .map(|(h, _)| h),
+            );
             // Kept apart from the moves and put after them: `Bombard` sorts after `Move`.
             let mut bombards: Vec<Action> = Vec::new();
             let mut targets: Vec<Hex> = Vec::new();
@@ -551,7 +588,8 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                     let dests = moves.destinations(u, |dests| {
                         unit_destinations(s, u, &road_towns, &mut known_roads, dests);
                     });
-                    checked.extend(dests.iter().map(|&to| Action::Move { unit: u.id, to }));
+                    (checked.actions)
+                        .extend(dests.iter().map(|&to| Action::Move { unit: u.id, to }));
                     if s.rules.cavalry_characteristics && u.kind == UnitKind::Cavalry {
                         v.extend(
                             u.hex
@@ -628,10 +666,13 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
                     }
                 }
             }
-            checked.append(&mut embarks);
-            checked.append(&mut landings);
-            checked.append(&mut bombards);
+            checked.actions.append(&mut embarks);
+            checked.actions.append(&mut landings);
+            checked.actions.append(&mut bombards);
+            checked.actions.append(&mut last);
+            checked.in_order = true;
             moves.roads = known_roads;
+            moves.road_towns = road_towns;
             moves.keep(s);
             v
         }
@@ -658,7 +699,7 @@ fn candidates(s: &Viktory, checked: &mut Vec<Action>) -> Vec<Action> {
             } else {
                 reserve::placements(s)
             };
-            let unchecked: &mut Vec<Action> = if plain { &mut v } else { checked };
+            let unchecked: &mut Vec<Action> = if plain { &mut v } else { &mut checked.actions };
             unchecked.extend(places.into_iter().map(|(kind, town, to)| Action::Place {
                 kind,
                 town,
@@ -738,11 +779,13 @@ pub(crate) type BuildMemo = Kept<Builds>;
 pub(crate) struct Kept<T>(Mutex<Option<Box<T>>>);
 
 impl<T> Kept<T> {
-    fn take(&self) -> Option<Box<T>> {
+    /// What is kept, taken out (the cache is empty until it is put back).
+    pub(crate) fn take(&self) -> Option<Box<T>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 
-    fn put(&self, kept: Box<T>) {
+    /// Keeps `kept` for the next listing.
+    pub(crate) fn put(&self, kept: Box<T>) {
         *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(kept);
     }
 }
@@ -786,6 +829,8 @@ pub(crate) struct Moves {
     /// The last listing's, in the same world.
     last_groups: Vec<Group>,
     last_dests: Vec<Hex>,
+    /// A buffer for the listing's road ends.
+    road_towns: Vec<Hex>,
 }
 
 /// A group of alike units: its [`Moves::key`], a unit standing for it (numbered 0), and
@@ -823,6 +868,7 @@ impl Moves {
                 dests: Vec::new(),
                 last_groups: Vec::new(),
                 last_dests: Vec::new(),
+                road_towns: Vec::new(),
             }),
         }
     }

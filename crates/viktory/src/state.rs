@@ -579,6 +579,8 @@ pub struct Viktory {
     pub(crate) move_memo: crate::legal::MoveMemo,
     /// Cache (issue 28): the last build candidates, not part of the position.
     pub(crate) build_memo: crate::legal::BuildMemo,
+    /// Cache (issue 28): the last placements' answers to 13.2, not part of the position.
+    pub(crate) near_memo: crate::rules::reserve::NearMemo,
 }
 
 /// Most units a setup may hold (a game holds some hundreds at most).
@@ -1194,6 +1196,7 @@ impl Viktory {
             units_as_given: setup.units_as_given,
             move_memo: crate::legal::MoveMemo::default(),
             build_memo: crate::legal::BuildMemo::default(),
+            near_memo: crate::rules::reserve::NearMemo::default(),
         };
         if !state.units_as_given {
             for seat in (0..n).map(Seat) {
@@ -1497,6 +1500,15 @@ impl Viktory {
             if let Some(b) = self.occupancy.get_hex_mut(&self.board, hex) {
                 *b = bits;
             }
+        }
+    }
+
+    /// Marks `hex` in the occupancy cache as holding a unit of `seat` (not cargo) that
+    /// just entered it: the cheap half of [`Self::refresh_occupancy_at`] for a hex that
+    /// only gained units.
+    pub(crate) fn occupy(&mut self, hex: Hex, seat: Seat) {
+        if let Some(b) = self.occupancy.get_hex_mut(&self.board, hex) {
+            *b |= 1u8 << seat.0;
         }
     }
 

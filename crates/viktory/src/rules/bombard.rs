@@ -33,10 +33,11 @@ pub fn line_of_sight(s: &Viktory, from: Hex, target: Hex) -> bool {
     }
     match from.distance(target) {
         0 | 1 => true,
+        // The hexes next to both (`Hex::common_neighbors`), without collecting them.
         2 => from
-            .common_neighbors(target)
+            .neighbors()
             .into_iter()
-            .any(|h| !blocks(s, h)),
+            .any(|h| h.distance(target) == 1 && !blocks(s, h)),
         _ => {
             let line = from.line_to(target);
             line[1..line.len() - 1].iter().all(|&h| !blocks(s, h))

@@ -480,9 +480,15 @@ impl World {
     /// The other seats' units, with subjugation (none without it: only Alliance units
     /// ease slow terrain, 15.64).
     fn others_units(s: &Viktory, seat: Seat) -> impl Iterator<Item = OtherUnit> + '_ {
-        s.units
+        // Without subjugation the units are not looked at, one by one or at all.
+        let units = if s.rules.subjugation {
+            &s.units[..]
+        } else {
+            &[]
+        };
+        units
             .iter()
-            .filter(move |u| s.rules.subjugation && u.owner != seat)
+            .filter(move |u| u.owner != seat)
             .map(|u| (u.hex, u.kind, u.owner, u.aboard.is_some()))
     }
 }
@@ -812,9 +818,9 @@ pub fn apply_attack(s: &mut Viktory, id: UnitId, to: Hex, ev: &mut Vec<Event>) {
 fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>) {
     switch_to(s, id, ev);
     let seat = s.turn.active;
-    let (from, kind) = {
+    let (from, kind, owner, cargo) = {
         let u = s.unit(id).expect("checked");
-        (u.hex, u.kind)
+        (u.hex, u.kind, u.owner, u.aboard.is_some())
     };
     let road = kind.is_land() && from.distance(to) > 1;
     let enemy = attack || subjugation::hostile_hex(s, to, seat);
@@ -830,8 +836,12 @@ fn enter(s: &mut Viktory, id: UnitId, to: Hex, attack: bool, ev: &mut Vec<Event>
     {
         u.hex = to;
     }
-    // Only the units of `from` moved, and only to `to`.
-    s.refresh_occupancy_at(&[from, to]);
+    // Only the units of `from` moved, and only to `to`: `to` gains the mover's seat
+    // (its cargo is not counted), `from` is worked out again.
+    s.refresh_occupancy_at(&[from]);
+    if !cargo {
+        s.occupy(to, owner);
+    }
     let u = s.unit_mut(id);
     if on_road && u.road_run > 0 {
         // Road/Ferry Network: up to three network hexes for one point.

@@ -159,6 +159,47 @@ pub fn can_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> bool {
     place_refusal(s, kind, town, to, &mut PlaceMemo::default()).is_none()
 }
 
+/// Cache (issue 28): 13.2's answers ([`enemy_adjacent`]) for the towns the last
+/// [`placements`] asked about, with all they are read from: the seat and where its
+/// enemies stand. A placing phase lists the placements again at every decision, and
+/// placing a unit moves no enemy. `tests::placements_are_the_candidates_check_place_allows`
+/// compares the placements listed with it, decision after decision, with `check_place`.
+pub(crate) type NearMemo = crate::legal::Kept<Near>;
+
+/// [`NearMemo`]'s answers and what they are read from.
+pub(crate) struct Near {
+    seat: Seat,
+    /// The occupancy's bits of `seat`'s enemies (all but its own and its Alliance's),
+    /// hex by hex: an answer of [`enemy_adjacent`] reads nothing else.
+    enemies: Vec<u8>,
+    /// Each town asked about, and whether an enemy stands next to it.
+    towns: Vec<(Hex, bool)>,
+}
+
+impl Near {
+    /// Keeps the answers if they were read from the same enemies for `seat` in `s`;
+    /// else forgets them, ready to be filled.
+    fn refresh(&mut self, s: &Viktory, seat: Seat) {
+        let hostile = !subjugation::alliance_mask(s, seat);
+        // Without stopping at the first difference: a loop over many bytes at once.
+        let same = self.seat == seat
+            && self.enemies.len() == s.occupancy.len()
+            && (self.enemies.iter().zip(s.occupancy.iter()))
+                .fold(0, |diff, (&was, &now)| diff | (was ^ (now & hostile)))
+                == 0;
+        if same {
+            #[cfg(test)]
+            tests::NEAR_MEMO_HITS.set(tests::NEAR_MEMO_HITS.get() + 1);
+        } else {
+            self.seat = seat;
+            self.enemies.clear();
+            self.enemies
+                .extend(s.occupancy.iter().map(|&b| b & hostile));
+            self.towns.clear();
+        }
+    }
+}
+
 /// What the rules of placement ask of the active player's towns, kept while one
 /// position's placements are judged (issue 28): every kind in the reserve asks of the
 /// same towns. Each answer is worked out when first asked.
@@ -369,13 +410,7 @@ fn town_refusal(
     // 14.0: cities act as towns while the capital is lost.
     let terrain = s.terrain(town).unwrap_or(Terrain::Plains);
     let capacity = t.supports(&s.rules, terrain, held, kind);
-    let used = s
-        .turn
-        .placed
-        .iter()
-        .filter(|p| p.town == town && p.kind == kind)
-        .count();
-    if used >= capacity {
+    if placed_through(s, town, kind) >= capacity {
         return Some(R::Capacity(capacity));
     }
     None
@@ -405,24 +440,135 @@ pub fn apply_place(s: &mut Viktory, kind: UnitKind, town: Hex, to: Hex, ev: &mut
 /// nearest to it) each go through all of [`check_place`]'s rules.
 pub fn placements(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
     let seat = s.turn.active;
+    // 13.2's answers as the last placements left them, while the enemies stand where
+    // they stood then.
+    let mut near = s.near_memo.take().unwrap_or_else(|| {
+        Box::new(Near {
+            seat,
+            enemies: Vec::new(),
+            towns: Vec::new(),
+        })
+    });
+    near.refresh(s, seat);
+    let mut memo = PlaceMemo {
+        near: std::mem::take(&mut near.towns),
+        ..PlaceMemo::default()
+    };
+    let v = placements_with(s, &mut memo);
+    near.towns = memo.near;
+    s.near_memo.put(near);
+    v
+}
+
+/// [`placements`], with what `memo` holds.
+fn placements_with(s: &Viktory, memo: &mut PlaceMemo) -> Vec<(UnitKind, Hex, Hex)> {
+    let seat = s.turn.active;
     let reserve = s.players[seat.index()].reserve;
-    let mut memo = PlaceMemo::default();
     let mut v = Vec::new();
     for (town, t) in s.towns().filter(|(_, t)| t.owner == seat) {
         let capital = t.capital_of == Some(seat);
+        // The town's own rules, asked once for every kind (issue 28).
+        let placing = TownPlacing::of(s, town, memo);
         for kind in UnitKind::ALL.into_iter().filter(|&k| reserve.get(k) > 0) {
             if kind == UnitKind::Frigate {
-                for to in frigate_candidates(s, town, &mut memo) {
-                    if place_refusal(s, kind, town, to, &mut memo).is_none() {
+                let ok = FrigatePlacing::of(s, t, town, &placing);
+                for to in frigate_candidates(s, town, memo) {
+                    if ok.allows(s, town, to, memo) {
                         v.push((kind, town, to));
                     }
                 }
-            } else if capital || town_refusal(s, t, town, kind, &mut memo).is_none() {
+            } else if capital || placing.allows(s, t, town, kind) {
                 v.push((kind, town, town));
             }
         }
     }
     v
+}
+
+/// [`town_refusal`]'s rules for an own town, the ones that do not depend on the kind
+/// asked once: `allows(kind)` is `town_refusal(kind).is_none()`.
+struct TownPlacing {
+    /// Refused whatever the kind: no placement without the capital (14.0), a
+    /// pillaged hex next to it, an enemy next to it (13.2).
+    blocked: bool,
+    /// Whether the active player holds his capital (14.0).
+    held: bool,
+    terrain: Terrain,
+}
+
+impl TownPlacing {
+    fn of(s: &Viktory, town: Hex, memo: &mut PlaceMemo) -> TownPlacing {
+        let held = memo.held(s);
+        let blocked = (!held && s.rules.lost_capital == LostCapital::NoPlacement)
+            || crate::rules::pillage::next_to_pillage(s, town)
+            || (s.rules.adjacent_enemy_restriction && memo.near(s, town));
+        TownPlacing {
+            blocked,
+            held,
+            terrain: s.terrain(town).unwrap_or(Terrain::Plains),
+        }
+    }
+
+    /// `town_refusal(s, t, town, kind, _).is_none()`.
+    fn allows(&self, s: &Viktory, t: Town, town: Hex, kind: UnitKind) -> bool {
+        !self.blocked
+            && (self.held || kind == UnitKind::Infantry)
+            && placed_through(s, town, kind) < t.supports(&s.rules, self.terrain, self.held, kind)
+    }
+}
+
+/// The units of `kind` placed through `town` this turn (13.11).
+fn placed_through(s: &Viktory, town: Hex, kind: UnitKind) -> usize {
+    s.turn
+        .placed
+        .iter()
+        .filter(|p| p.town == town && p.kind == kind)
+        .count()
+}
+
+/// [`place_refusal`] of a frigate through an own town, the rules of the town asked once
+/// for all its candidate hexes: `allows(to)` is `place_refusal(Frigate, town, to)
+/// .is_none()` while a frigate is in the reserve.
+struct FrigatePlacing {
+    capital: bool,
+    /// 15.64: the Alliance fallback hexes of the town.
+    fallbacks: Vec<Hex>,
+    /// [`town_refusal`] of a frigate passes.
+    town_allows: bool,
+}
+
+impl FrigatePlacing {
+    fn of(s: &Viktory, t: Town, town: Hex, placing: &TownPlacing) -> FrigatePlacing {
+        let seat = s.turn.active;
+        let capital = t.capital_of == Some(seat);
+        FrigatePlacing {
+            capital,
+            fallbacks: alliance_fallback_hexes(s, seat, town, capital),
+            town_allows: placing.allows(s, t, town, UnitKind::Frigate),
+        }
+    }
+
+    /// `place_refusal(s, Frigate, town, to, memo).is_none()`, in its order.
+    fn allows(&self, s: &Viktory, town: Hex, to: Hex, memo: &mut PlaceMemo) -> bool {
+        let seat = s.turn.active;
+        let fallback = self.fallbacks.contains(&to);
+        if fog::known_terrain(s, seat, to) != Some(Terrain::Water)
+            || allied_frigates_at(s, seat, to)
+            || (subjugation::hostile_units_at(s, to, seat) && !subjugation::may_attack(s, seat))
+        {
+            return false;
+        }
+        if self.capital && (to.distance(town) == 1 || fallback) {
+            return true;
+        }
+        if self.capital
+            && s.rules.capital_frigates_nearest_water
+            && memo.water(s, town).contains(&to)
+        {
+            return true;
+        }
+        self.town_allows && (fallback || memo.water(s, town).contains(&to))
+    }
 }
 
 /// Placements worth checking: each reserve kind through each own town, frigates to the
@@ -454,18 +600,26 @@ pub(crate) fn candidates(s: &Viktory, memo: &mut PlaceMemo) -> Vec<(UnitKind, He
 /// The hexes worth checking for a frigate placed through `town`, sorted: the water its
 /// frigates go to (13.3), the Alliance fallbacks (15.64), and the water next to it as
 /// the active player knows it.
+///
+/// The water next to the town as the player knows it is among [`frigate_hexes`]
+/// already: they are that water, sorted, whenever there is any.
 fn frigate_candidates(s: &Viktory, town: Hex, memo: &mut PlaceMemo) -> Vec<Hex> {
     let seat = s.turn.active;
     let mut hexes = memo.water(s, town).to_vec();
+    let before = hexes.len();
     hexes.extend(alliance_fallback_hexes(s, seat, town, true));
     hexes.extend(alliance_fallback_hexes(s, seat, town, false));
-    hexes.extend(
+    if hexes.len() > before {
+        hexes.sort();
+        hexes.dedup();
+    }
+    debug_assert!(hexes.is_sorted());
+    debug_assert!(
         town.neighbors()
             .into_iter()
-            .filter(|h| fog::known_terrain(s, seat, *h) == Some(Terrain::Water)),
+            .filter(|h| fog::known_terrain(s, seat, *h) == Some(Terrain::Water))
+            .all(|h| hexes.contains(&h))
     );
-    hexes.sort();
-    hexes.dedup();
     hexes
 }
 
@@ -571,18 +725,25 @@ pub fn apply_redeploy(s: &mut Viktory, unit: UnitId, ev: &mut Vec<Event>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::rules::movement::tests::random_step;
     use crate::state::Stage;
     use engine::{Game, GameRng, ToMove};
+
+    thread_local! {
+        /// Placement listings that found 13.2's answers kept ([`NearMemo`]).
+        pub(crate) static NEAR_MEMO_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
 
     /// `placements`, which asks the rules on a town once for every land kind, lists
     /// exactly the candidates `check_place` allows, at every placing decision of seeded
     /// random games with pillage and 13.2's adjacent-enemy restriction: as played, and
     /// with the active player's capital given to another player under each 14.0 rule
     /// (cities as towns, no placement), which random games seldom reach. Fails when
-    /// the capital's "anything, any number" (13.4) is left out or given to every town.
+    /// the capital's "anything, any number" (13.4) is left out or given to every town,
+    /// or when the 13.2 answers kept from the decision before ([`NearMemo`]) are kept
+    /// where an enemy stands elsewhere now.
     /// (Both lists take a frigate's hexes from `frigate_candidates`, so this does not
     /// test which water is tried: `rule_13_3_*` do.)
     #[test]
@@ -597,6 +758,7 @@ mod tests {
         let rules = [LostCapital::CitiesAsTowns, LostCapital::NoPlacement];
         // Placements listed with the capital held, and without it.
         let mut listed = [0; 2];
+        NEAR_MEMO_HITS.set(0);
         for (g, first) in games.iter().enumerate() {
             for seed in 0..3 {
                 let mut s = first.clone();
@@ -620,8 +782,10 @@ mod tests {
                             }
                             variants.push(v);
                         }
-                        for v in &variants {
-                            let mut got = placements(v);
+                        for (i, v) in variants.iter().enumerate() {
+                            // The game's own position keeps its caches from decision to
+                            // decision (a clone starts without them).
+                            let mut got = placements(if i == 0 { &s } else { v });
                             got.sort();
                             let mut want: Vec<_> = candidates(v, &mut PlaceMemo::default())
                                 .into_iter()
@@ -639,6 +803,11 @@ mod tests {
         assert!(
             listed[0] > 1_000 && listed[1] > 1_000,
             "{listed:?} placements"
+        );
+        assert!(
+            NEAR_MEMO_HITS.get() > 1_000,
+            "{} listings with 13.2 kept",
+            NEAR_MEMO_HITS.get()
         );
     }
 }

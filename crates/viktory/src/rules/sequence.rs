@@ -305,17 +305,6 @@ pub fn start_turn(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
     let allowance = |k| s.rules.allowance(k);
     let allow: Vec<u8> = UnitKind::ALL.iter().map(|&k| allowance(k)).collect();
     let mut started_here = Vec::new();
-    let cargo_counts: Vec<(crate::unit::UnitId, u8)> = s
-        .units
-        .iter()
-        .filter(|u| u.kind == UnitKind::Frigate)
-        .map(|f| {
-            (
-                f.id,
-                s.units.iter().filter(|c| c.aboard == Some(f.id)).count() as u8,
-            )
-        })
-        .collect();
     for u in &mut s.units {
         let mine = u.owner == seat;
         let full = allow[UnitKind::ALL.iter().position(|&k| k == u.kind).unwrap_or(0)];
@@ -328,14 +317,20 @@ pub fn start_turn(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
         u.road_run = 0;
         u.entered_from = None;
         u.drop = None;
-        u.loads = cargo_counts
-            .iter()
-            .find(|(id, _)| *id == u.id)
-            .map_or(0, |(_, c)| *c);
+        u.loads = 0;
         // Road/Ferry Network: the "pathfinder" counts frigates too.
         let pathfinder = u.kind.is_land() || network;
         if mine && pathfinder && u.aboard.is_none() {
             started_here.push(u.hex);
+        }
+    }
+    // Each frigate's load is the units aboard it (units are kept sorted by id).
+    for i in 0..s.units.len() {
+        if let Some(f) = s.units[i].aboard
+            && let Ok(j) = s.units.binary_search_by_key(&f, |u| u.id)
+            && s.units[j].kind == UnitKind::Frigate
+        {
+            s.units[j].loads = s.units[j].loads.saturating_add(1);
         }
     }
     started_here.sort();
