@@ -588,8 +588,8 @@ fn candidates(s: &Viktory, checked: &mut Checked) -> Vec<Action> {
                     let dests = moves.destinations(u, |dests| {
                         unit_destinations(s, u, &road_towns, &mut known_roads, dests);
                     });
-                    (checked.actions)
-                        .extend(dests.iter().map(|&to| Action::Move { unit: u.id, to }));
+                    let moves_of_u = dests.iter().map(|&to| Action::Move { unit: u.id, to });
+                    checked.actions.extend(moves_of_u);
                     if s.rules.cavalry_characteristics && u.kind == UnitKind::Cavalry {
                         v.extend(
                             u.hex
