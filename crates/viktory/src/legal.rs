@@ -509,24 +509,20 @@ fn candidates(s: &Viktory, checked: &mut Checked) -> Vec<Action> {
             // end of the movement phase: the switch rule's waits, R-9, and 12.0).
             let exact = s.balance.is_none();
             let switch = movement::Switch::now(s);
-            let battles = s
-                .turn
-                .pending_battles
-                .iter()
-                .map(|&hex| Action::Fight { hex });
-            // The battles and the end sort after every action put in `checked` below.
-            let mut last: Vec<Action> = Vec::new();
-            if exact && !plain_listing() {
-                if switch.wait_for(UnitId(u16::MAX)).is_none() {
-                    last.extend(battles);
-                    if s.turn.pending_battles.is_empty() {
-                        last.push(Action::EndPhase);
-                    }
-                }
-            } else {
+            let battles = || {
+                s.turn
+                    .pending_battles
+                    .iter()
+                    .map(|&hex| Action::Fight { hex })
+            };
+            // Listed by their rules, the battles and the end sort after every action put
+            // in `checked` below, and go in last.
+            let by_rules = exact && !plain_listing();
+            if !by_rules {
                 v.push(Action::EndPhase);
-                v.extend(battles);
+                v.extend(battles());
             }
+            let fight_or_end = by_rules && switch.wait_for(UnitId(u16::MAX)).is_none();
             let mut moves = Moves::start(s, seat);
             // Every unit in a town asks for the same roads out of it; the roads asked in
             // the same world before are kept with the moves.
@@ -669,7 +665,12 @@ fn candidates(s: &Viktory, checked: &mut Checked) -> Vec<Action> {
             checked.actions.append(&mut embarks);
             checked.actions.append(&mut landings);
             checked.actions.append(&mut bombards);
-            checked.actions.append(&mut last);
+            if fight_or_end {
+                checked.actions.extend(battles());
+                if s.turn.pending_battles.is_empty() {
+                    checked.actions.push(Action::EndPhase);
+                }
+            }
             checked.in_order = true;
             moves.roads = known_roads;
             moves.road_towns = road_towns;
@@ -823,19 +824,24 @@ pub(crate) struct Moves {
     /// The roads asked about in this world (9.13), by this listing and the ones before
     /// it in the same world.
     roads: movement::Roads,
-    /// This listing's groups, their destinations ranges of `dests`.
+    /// This listing's units, in the order listed (by id), each with its group and its
+    /// destinations' range of `dests` (shared with an alike unit listed before it).
     groups: Vec<Group>,
     dests: Vec<Hex>,
     /// The last listing's, in the same world.
     last_groups: Vec<Group>,
     last_dests: Vec<Hex>,
+    /// Where this listing stands in `last_groups`: units are listed in id order, so
+    /// each finds its own last entry a step or two on from the one before.
+    cursor: usize,
     /// A buffer for the listing's road ends.
     road_towns: Vec<Hex>,
 }
 
-/// A group of alike units: its [`Moves::key`], a unit standing for it (numbered 0), and
-/// where its destinations lie in the listing's `dests`.
-type Group = (u64, Unit, std::ops::Range<usize>);
+/// A unit listed: its number, its group of alike units (its [`Moves::key`] and a unit
+/// standing for it, numbered 0), and where its destinations lie in the listing's
+/// `dests`.
+type Group = (UnitId, u64, Unit, std::ops::Range<usize>);
 
 impl Moves {
     /// Starts listing `seat`'s moves in `s`, with what its memo holds: the last listing
@@ -859,6 +865,7 @@ impl Moves {
                 }
                 m.groups.clear();
                 m.dests.clear();
+                m.cursor = 0;
                 m
             }
             None => Box::new(Moves {
@@ -868,6 +875,7 @@ impl Moves {
                 dests: Vec::new(),
                 last_groups: Vec::new(),
                 last_dests: Vec::new(),
+                cursor: 0,
                 road_towns: Vec::new(),
             }),
         }
@@ -881,27 +889,44 @@ impl Moves {
         let id = if plain_listing() { u.id } else { UnitId(0) };
         let alike = Unit { id, ..u.clone() };
         let key = Self::key(&alike);
-        let find = |groups: &[Group]| {
-            groups
-                .iter()
-                .find(|(k, g, _)| *k == key && *g == alike)
-                .map(|(.., r)| r.clone())
+        let same = |(_, k, g, _): &&Group| *k == key && *g == alike;
+        // Most units are as the last listing left them: their own entry there first
+        // (units come in id order, as they did then), then an alike unit's listed now
+        // (whose range is shared), then an alike unit's listed then.
+        while self
+            .last_groups
+            .get(self.cursor)
+            .is_some_and(|g| g.0 < u.id)
+        {
+            self.cursor += 1;
+        }
+        let own_last = (self.last_groups.get(self.cursor))
+            .filter(|g| g.0 == u.id)
+            .filter(same)
+            .map(|g| g.3.clone());
+        let range = if let Some(r) = own_last {
+            self.copy_last(r)
+        } else if let Some(g) = self.groups.iter().find(same) {
+            g.3.clone()
+        } else if let Some(r) = self.last_groups.iter().find(same).map(|g| g.3.clone()) {
+            self.copy_last(r)
+        } else {
+            let start = self.dests.len();
+            work_out(&mut self.dests);
+            start..self.dests.len()
         };
-        if let Some(r) = find(&self.groups) {
-            return &self.dests[r];
-        }
+        self.groups.push((u.id, key, alike, range.clone()));
+        &self.dests[range]
+    }
+
+    /// Copies the last listing's destinations in `r` into this listing's, and gives
+    /// where they lie now.
+    fn copy_last(&mut self, r: std::ops::Range<usize>) -> std::ops::Range<usize> {
+        #[cfg(test)]
+        tests::MEMO_GROUPS.set(tests::MEMO_GROUPS.get() + 1);
         let start = self.dests.len();
-        match find(&self.last_groups) {
-            Some(r) => {
-                #[cfg(test)]
-                tests::MEMO_GROUPS.set(tests::MEMO_GROUPS.get() + 1);
-                self.dests.extend_from_slice(&self.last_dests[r]);
-            }
-            None => work_out(&mut self.dests),
-        }
-        let r = start..self.dests.len();
-        self.groups.push((key, alike, r.clone()));
-        &self.dests[r]
+        self.dests.extend_from_slice(&self.last_dests[r]);
+        start..self.dests.len()
     }
 
     /// What tells most groups apart, in one word compared before the whole unit: the

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::board::{Terrain, TileBank, board};
 use crate::options::Rules;
+use crate::rules::subjugation::bit;
 use crate::unit::{Reserve, Unit, UnitId, UnitKind};
 
 /// A town or city on the map (7.2), with the capital marker if one lies there (4.0, 14.0).
@@ -1485,7 +1486,7 @@ impl Viktory {
     pub fn enemy_units_at(&self, hex: Hex, seat: Seat) -> bool {
         self.occupancy
             .get_hex(&self.board, hex)
-            .is_some_and(|&bits| bits & !(1u8 << seat.0) != 0)
+            .is_some_and(|&bits| bits & !bit(seat) != 0)
     }
 
     /// Rebuilds the occupancy cache of `hexes` alone from the units: after a change
@@ -1496,7 +1497,7 @@ impl Viktory {
                 .units
                 .iter()
                 .filter(|u| u.aboard.is_none() && u.hex == hex)
-                .fold(0u8, |bits, u| bits | 1u8 << u.owner.0);
+                .fold(0u8, |bits, u| bits | bit(u.owner));
             if let Some(b) = self.occupancy.get_hex_mut(&self.board, hex) {
                 *b = bits;
             }
@@ -1508,7 +1509,7 @@ impl Viktory {
     /// only gained units.
     pub(crate) fn occupy(&mut self, hex: Hex, seat: Seat) {
         if let Some(b) = self.occupancy.get_hex_mut(&self.board, hex) {
-            *b |= 1u8 << seat.0;
+            *b |= bit(seat);
         }
     }
 
@@ -1520,7 +1521,7 @@ impl Viktory {
         }
         for u in self.units.iter().filter(|u| u.aboard.is_none()) {
             if let Some(bits) = self.occupancy.get_hex_mut(&self.board, u.hex) {
-                *bits |= 1u8 << u.owner.0;
+                *bits |= bit(u.owner);
             }
         }
     }

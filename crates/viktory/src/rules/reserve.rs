@@ -471,7 +471,7 @@ fn placements_with(s: &Viktory, memo: &mut PlaceMemo) -> Vec<(UnitKind, Hex, Hex
         let placing = TownPlacing::of(s, town, memo);
         for kind in UnitKind::ALL.into_iter().filter(|&k| reserve.get(k) > 0) {
             if kind == UnitKind::Frigate {
-                let ok = FrigatePlacing::of(s, t, town, &placing);
+                let ok = FrigatePlacing::of(s, t, town, capital, &placing);
                 for to in frigate_candidates(s, town, memo) {
                     if ok.allows(s, town, to, memo) {
                         v.push((kind, town, to));
@@ -538,9 +538,8 @@ struct FrigatePlacing {
 }
 
 impl FrigatePlacing {
-    fn of(s: &Viktory, t: Town, town: Hex, placing: &TownPlacing) -> FrigatePlacing {
+    fn of(s: &Viktory, t: Town, town: Hex, capital: bool, placing: &TownPlacing) -> Self {
         let seat = s.turn.active;
-        let capital = t.capital_of == Some(seat);
         FrigatePlacing {
             capital,
             fallbacks: alliance_fallback_hexes(s, seat, town, capital),

@@ -327,10 +327,10 @@ pub fn start_turn(s: &mut Viktory, seat: Seat, ev: &mut Vec<Event>) {
     // Each frigate's load is the units aboard it (units are kept sorted by id).
     for i in 0..s.units.len() {
         if let Some(f) = s.units[i].aboard
-            && let Ok(j) = s.units.binary_search_by_key(&f, |u| u.id)
-            && s.units[j].kind == UnitKind::Frigate
+            && s.unit(f).is_some_and(|u| u.kind == UnitKind::Frigate)
         {
-            s.units[j].loads = s.units[j].loads.saturating_add(1);
+            let frigate = s.unit_mut(f);
+            frigate.loads = frigate.loads.saturating_add(1);
         }
     }
     started_here.sort();
