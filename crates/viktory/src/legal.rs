@@ -193,7 +193,8 @@ fn build_candidates(s: &Viktory) -> Vec<Action> {
 /// sees and remembers.
 pub(crate) struct Builds {
     seat: engine::Seat,
-    towns: Vec<(Hex, crate::state::Town)>,
+    /// The state's own shared list: unchanged, it compares by its address.
+    towns: std::sync::Arc<Vec<(Hex, crate::state::Town)>>,
     /// The terrain of each hex, as [`movement::World::terrain_code`]s.
     terrain: Vec<u8>,
     /// With fog: what the player explored, what he sees, and (Dark) what he remembers.

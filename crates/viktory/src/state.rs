@@ -1,5 +1,7 @@
 //! The game state, and the setup that describes any position.
 
+use std::sync::Arc;
+
 use engine::{Outcome, Problem, Seat, SetupErrors};
 use hexmap::{Board, Grid, Hex, HexagonBoard};
 use serde::{Deserialize, Serialize};
@@ -545,8 +547,11 @@ pub struct Viktory {
     pub(crate) rules: Rules,
     pub(crate) board: HexagonBoard,
     pub(crate) cells: Grid<Cell>,
-    /// Towns and cities, sorted by hex (few, and iterated often).
-    pub(crate) towns: Vec<(Hex, Town)>,
+    /// Towns and cities, sorted by hex (few, and iterated often). Shared (issue 28): a
+    /// clone of the state and the memos that keep what the towns were hold the same
+    /// list until a change copies it (`Arc::make_mut`), and `==` on two `Arc`s of
+    /// the same list is true at its address, without comparing town by town.
+    pub(crate) towns: Arc<Vec<(Hex, Town)>>,
     pub(crate) bank: TileBank,
     pub(crate) units: Vec<Unit>,
     pub(crate) players: Vec<Player>,
@@ -1168,7 +1173,7 @@ impl Viktory {
             rules,
             board,
             cells,
-            towns,
+            towns: Arc::new(towns),
             bank,
             units,
             players,
@@ -1274,7 +1279,7 @@ impl Viktory {
                 tiles.push(TileSetup { hex, terrain: t });
             }
         }
-        for &(hex, town) in &self.towns {
+        for &(hex, town) in self.towns.iter() {
             towns.push(TownSetup { hex, town });
         }
         let mut setup = Setup {
@@ -1359,13 +1364,13 @@ impl Viktory {
 
     pub(crate) fn town_mut(&mut self, hex: Hex) -> Option<&mut Town> {
         let i = self.town_slot(hex)?;
-        Some(&mut self.towns[i].1)
+        Some(&mut Arc::make_mut(&mut self.towns)[i].1)
     }
 
     /// Takes the town or city off `hex`.
     pub(crate) fn remove_town(&mut self, hex: Hex) -> Option<Town> {
         let i = self.town_slot(hex)?;
-        let town = self.towns.remove(i).1;
+        let town = Arc::make_mut(&mut self.towns).remove(i).1;
         self.refresh_town_index();
         Some(town)
     }
@@ -1373,7 +1378,7 @@ impl Viktory {
     /// Places a new town or city (its hex holds none).
     pub(crate) fn add_town(&mut self, hex: Hex, town: Town) {
         if let Err(i) = self.towns.binary_search_by_key(&hex, |(h, _)| *h) {
-            self.towns.insert(i, (hex, town));
+            Arc::make_mut(&mut self.towns).insert(i, (hex, town));
             self.refresh_town_index();
         }
     }

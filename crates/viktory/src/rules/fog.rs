@@ -443,7 +443,7 @@ pub(crate) fn refresh(s: &mut Viktory) {
             let sees = |h: Hex| visible.get_hex(&board, h).is_some_and(|b| b & m != 0);
             let memory = &mut f.memory[seat.index()];
             memory.retain(|&(h, _)| !sees(h));
-            for &(h, t) in towns {
+            for &(h, t) in towns.iter() {
                 if t.owner != seat && sees(h) {
                     remember(memory, h, Some(t));
                 }
@@ -525,8 +525,8 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, Planes)>) -> Sighte
         planes,
         // The last refresh's copies while they still hold: most actions change neither.
         towns: match previous {
-            Some(p) if *p.towns == s.towns => Arc::clone(&p.towns),
-            _ => Arc::new(s.towns.clone()),
+            Some(p) if p.towns == s.towns => Arc::clone(&p.towns),
+            _ => Arc::clone(&s.towns),
         },
         explored: s.rules.independent_exploration.then(|| {
             match previous.and_then(|p| p.explored.as_ref()) {

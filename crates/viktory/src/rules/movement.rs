@@ -409,7 +409,8 @@ pub(crate) struct World {
     explored: Option<Grid<u8>>,
     others: Vec<u8>,
     others_units: Vec<OtherUnit>,
-    towns: Vec<(Hex, crate::state::Town)>,
+    /// The state's own shared list: unchanged, it compares by its address.
+    towns: std::sync::Arc<Vec<(Hex, crate::state::Town)>>,
     players: Vec<crate::state::Player>,
     started_here: Vec<Hex>,
     built: Option<Hex>,

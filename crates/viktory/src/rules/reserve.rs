@@ -774,7 +774,7 @@ pub(crate) mod tests {
                             let mut v = s.clone();
                             v.rules.lost_capital = rule;
                             let other = Seat((seat.0 + 1) % v.rules.players);
-                            for (_, t) in &mut v.towns {
+                            for (_, t) in std::sync::Arc::make_mut(&mut v.towns) {
                                 if t.capital_of == Some(seat) {
                                     t.owner = other;
                                 }
