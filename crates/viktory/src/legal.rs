@@ -839,10 +839,18 @@ pub(crate) struct Moves {
     road_towns: Vec<Hex>,
 }
 
-/// A unit listed: its number, its group of alike units (its [`Moves::key`] and a unit
-/// standing for it, numbered 0), and where its destinations lie in the listing's
-/// `dests`.
-type Group = (UnitId, u64, Unit, std::ops::Range<usize>);
+/// A unit listed, with what tells its group of alike units and where its destinations
+/// lie in the listing's `dests`.
+struct Group {
+    /// The unit's number.
+    id: UnitId,
+    /// Its group's [`Moves::key`].
+    key: u64,
+    /// A unit standing for its group: the unit itself, numbered 0.
+    alike: Unit,
+    /// Its destinations in `dests`.
+    dests: std::ops::Range<usize>,
+}
 
 impl Moves {
     /// Starts listing `seat`'s moves in `s`, with what its memo holds: the last listing
@@ -890,33 +898,38 @@ impl Moves {
         let id = if plain_listing() { u.id } else { UnitId(0) };
         let alike = Unit { id, ..u.clone() };
         let key = Self::key(&alike);
-        let same = |(_, k, g, _): &&Group| *k == key && *g == alike;
+        let same = |g: &&Group| g.key == key && g.alike == alike;
         // Most units are as the last listing left them: their own entry there first
         // (units come in id order, as they did then), then an alike unit's listed now
         // (whose range is shared), then an alike unit's listed then.
         while self
             .last_groups
             .get(self.cursor)
-            .is_some_and(|g| g.0 < u.id)
+            .is_some_and(|g| g.id < u.id)
         {
             self.cursor += 1;
         }
         let own_last = (self.last_groups.get(self.cursor))
-            .filter(|g| g.0 == u.id)
+            .filter(|g| g.id == u.id)
             .filter(same)
-            .map(|g| g.3.clone());
+            .map(|g| g.dests.clone());
         let range = if let Some(r) = own_last {
             self.copy_last(r)
         } else if let Some(g) = self.groups.iter().find(same) {
-            g.3.clone()
-        } else if let Some(r) = self.last_groups.iter().find(same).map(|g| g.3.clone()) {
+            g.dests.clone()
+        } else if let Some(r) = self.last_groups.iter().find(same).map(|g| g.dests.clone()) {
             self.copy_last(r)
         } else {
             let start = self.dests.len();
             work_out(&mut self.dests);
             start..self.dests.len()
         };
-        self.groups.push((u.id, key, alike, range.clone()));
+        self.groups.push(Group {
+            id: u.id,
+            key,
+            alike,
+            dests: range.clone(),
+        });
         &self.dests[range]
     }
 

@@ -523,11 +523,9 @@ fn dark_sight(s: &Viktory, fog: &Fog, reached: Option<(Seat, Planes)>) -> Sighte
         sources,
         reach: reached,
         planes,
-        // The last refresh's copies while they still hold: most actions change neither.
-        towns: match previous {
-            Some(p) if p.towns == s.towns => Arc::clone(&p.towns),
-            _ => Arc::clone(&s.towns),
-        },
+        // The state's own list, shared (`Viktory::towns`), so comparing it with the
+        // next refresh's is most often a comparison of addresses.
+        towns: Arc::clone(&s.towns),
         explored: s.rules.independent_exploration.then(|| {
             match previous.and_then(|p| p.explored.as_ref()) {
                 Some(e) if **e == fog.explored => Arc::clone(e),
