@@ -623,12 +623,29 @@ fn candidates(s: &Viktory, checked: &mut Checked) -> Vec<Action> {
                     // occupancy has another seat's unit (not cargo), in order (the
                     // range runs row by row, as hexes sort).
                     targets.clear();
-                    targets.extend(u.hex.range_iter(range).filter(|&h| {
-                        h != u.hex
-                            && s.occupancy
+                    if plain_listing() {
+                        targets.extend(u.hex.range_iter(range).filter(|&h| {
+                            s.occupancy
                                 .get_hex(&s.board, h)
                                 .is_some_and(|&b| b & !own != 0)
-                    }));
+                        }));
+                    } else {
+                        // The same hexes read a row of the range at a time, each row's
+                        // cells side by side in the occupancy.
+                        let cells = s.occupancy.as_slice();
+                        for (first, west, len) in s.board.range_runs(u.hex, range) {
+                            let Some(run) = cells.get(first..first + len) else {
+                                continue;
+                            };
+                            targets.extend(
+                                (west.q..)
+                                    .zip(run)
+                                    .filter(|&(_, &b)| b & !own != 0)
+                                    .map(|(q, _)| Hex::new(q, west.r)),
+                            );
+                        }
+                    }
+                    targets.retain(|&h| h != u.hex);
                     debug_assert!(targets.is_sorted());
                     if exact {
                         targets.retain(|&target| bombard::allows(s, u, target, &switch));
@@ -1005,7 +1022,8 @@ pub(crate) mod tests {
     /// combined phase lists other actions with the [`BuildMemo`] than without, or other
     /// redeployments than `check` allows; and when `reserve::placements`, which asks
     /// the rules on a town once for every land kind, lists other placements than
-    /// `check` allows of every candidate.
+    /// `check` allows of every candidate; and when the bombardment targets read from the
+    /// occupancy row by row are not the hexes in range read one by one.
     #[test]
     fn the_move_memo_agrees_with_working_out_every_unit() {
         let game = crate::rules::fog::tests::game;
@@ -1037,6 +1055,7 @@ pub(crate) mod tests {
         let mut naval = [0; 2];
         // Placements listed (`reserve::tests` covers a player without his capital).
         let mut placements = 0;
+        let mut bombards = 0;
         for (g, first) in games.iter().enumerate() {
             for seed in 0..6 {
                 let mut s = first.clone();
@@ -1051,6 +1070,7 @@ pub(crate) mod tests {
                                 Action::Embark { .. } => naval[0] += 1,
                                 Action::Disembark { .. } => naval[1] += 1,
                                 Action::Place { .. } => placements += 1,
+                                Action::Bombard { .. } => bombards += 1,
                                 _ => {}
                             }
                         }
@@ -1065,9 +1085,10 @@ pub(crate) mod tests {
                 && reused > 50_000
                 && naval[0] > 1_000
                 && naval[1] > 1_000
-                && placements > 1_000,
+                && placements > 1_000
+                && bombards > 1_000,
             "{decisions} decisions, {reused} groups from the memo, {naval:?} boardings and \
-             landings, {placements} placements"
+             landings, {placements} placements, {bombards} bombardments"
         );
     }
     /// `build_candidates` gives each candidate `build_candidates_reference` gives once
