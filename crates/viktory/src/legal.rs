@@ -195,8 +195,8 @@ pub(crate) struct Builds {
     seat: engine::Seat,
     /// The state's own shared list: unchanged, it compares by its address.
     towns: std::sync::Arc<Vec<(Hex, crate::state::Town)>>,
-    /// The terrain of each hex, as [`movement::World::terrain_code`]s.
-    terrain: Vec<u8>,
+    /// The state's own shared terrain, as [`movement::World`] keeps it.
+    cells: std::sync::Arc<hexmap::Grid<crate::state::Cell>>,
     /// With fog: what the player explored, what he sees, and (Dark) what he remembers.
     fog: Option<BuildFog>,
     candidates: Vec<Action>,
@@ -216,11 +216,7 @@ impl Builds {
         Builds {
             seat,
             towns: s.towns.clone(),
-            terrain: s
-                .cells
-                .iter()
-                .map(|&c| movement::World::terrain_code(c))
-                .collect(),
+            cells: s.cells.clone(),
             fog: s.fog.as_ref().map(|f| {
                 let memory = f.memory.get(seat.index()).cloned().unwrap_or_default();
                 (f.explored.clone(), f.visible.clone(), memory)
@@ -235,10 +231,7 @@ impl Builds {
         let seat = s.turn.active;
         self.seat == seat
             && self.towns == s.towns
-            && self.terrain.len() == s.cells.len()
-            && (self.terrain.iter().zip(s.cells.iter())).fold(0, |diff, (&t, &c)| {
-                diff | (t ^ movement::World::terrain_code(c))
-            }) == 0
+            && self.cells == s.cells
             && match (&self.fog, &s.fog) {
                 (None, None) => true,
                 (Some((explored, visible, memory)), Some(f)) => {

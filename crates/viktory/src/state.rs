@@ -546,7 +546,9 @@ impl Setup {
 pub struct Viktory {
     pub(crate) rules: Rules,
     pub(crate) board: HexagonBoard,
-    pub(crate) cells: Grid<Cell>,
+    /// The hexes' terrain, shared as the towns are: revealed tiles are few, and the move
+    /// and build memos that keep what the terrain was tell it unchanged by its address.
+    pub(crate) cells: Arc<Grid<Cell>>,
     /// Towns and cities, sorted by hex (few, and iterated often). Shared (issue 28): a
     /// clone of the state and the memos that keep what the towns were hold the same
     /// list until a change copies it (`Arc::make_mut`), and `==` on two `Arc`s of
@@ -1172,7 +1174,7 @@ impl Viktory {
         let mut state = Viktory {
             rules,
             board,
-            cells,
+            cells: Arc::new(cells),
             towns: Arc::new(towns),
             bank,
             units,
@@ -1330,7 +1332,7 @@ impl Viktory {
     }
 
     pub(crate) fn cell_mut(&mut self, hex: Hex) -> &mut Cell {
-        self.cells
+        Arc::make_mut(&mut self.cells)
             .get_hex_mut(&self.board, hex)
             .expect("hex on the board")
     }

@@ -404,8 +404,9 @@ impl Roads {
 pub(crate) struct World {
     seat: Seat,
     active: Seat,
-    /// The terrain of each hex, as [`World::terrain_code`]s.
-    terrain: Vec<u8>,
+    /// The state's own shared terrain (`Viktory::cells`): unchanged, it compares by its
+    /// address.
+    cells: std::sync::Arc<hexmap::Grid<crate::state::Cell>>,
     explored: Option<Grid<u8>>,
     others: Vec<u8>,
     others_units: Vec<OtherUnit>,
@@ -428,7 +429,7 @@ impl World {
         World {
             seat,
             active: s.turn.active,
-            terrain: s.cells.iter().map(|c| Self::terrain_code(*c)).collect(),
+            cells: s.cells.clone(),
             explored: s.fog.as_ref().map(|f| f.explored.clone()),
             others: s.occupancy.iter().map(|b| b & !own).collect(),
             others_units: Self::others_units(s, seat).collect(),
@@ -448,14 +449,11 @@ impl World {
         let same = self.seat == seat
             && self.active == s.turn.active
             && self.built == s.turn.built
-            && self.terrain.len() == s.cells.len()
-            // Without stopping at the first difference: loops the compiler runs on
-            // many bytes at once (the hexes are the longest lists here).
-            && (self.terrain.iter().zip(s.cells.iter()))
-                .fold(0, |diff, (&t, &c)| diff | (t ^ Self::terrain_code(c)))
-                == 0
+            && self.cells == s.cells
             && self.explored.as_ref() == s.fog.as_ref().map(|f| &f.explored)
             && self.others.len() == s.occupancy.len()
+            // Without stopping at the first difference: a loop the compiler runs on
+            // many bytes at once.
             && (self.others.iter().zip(s.occupancy.iter()))
                 .fold(0, |diff, (&a, &b)| diff | (a ^ (b & !own)))
                 == 0
@@ -471,11 +469,6 @@ impl World {
             "World::matches and World::of"
         );
         same
-    }
-
-    /// A hex's terrain as a byte: 0 face down, else one more than the terrain's place.
-    pub(crate) fn terrain_code(c: crate::state::Cell) -> u8 {
-        c.terrain.map_or(0, |t| t as u8 + 1)
     }
 
     /// The other seats' units, with subjugation (none without it: only Alliance units
