@@ -268,7 +268,8 @@ pub fn apply_embark(s: &mut Viktory, unit: UnitId, frigate: UnitId, ev: &mut Vec
     }
     let f = s.unit_mut(frigate);
     f.loads = f.loads.saturating_add(1);
-    s.refresh_occupancy();
+    // Only the hex the unit left changed: cargo is counted through its frigate.
+    s.refresh_occupancy_at(&[from]);
     ev.push(Event::Embarked {
         unit,
         frigate,
@@ -383,7 +384,9 @@ pub fn apply_disembark(s: &mut Viktory, unit: UnitId, to: Hex, ev: &mut Vec<Even
         u.done = true;
         u.mp = 0;
     }
-    s.refresh_occupancy();
+    // Only the hex the unit landed on changed: it gained the unit, no longer cargo.
+    let owner = u.owner;
+    s.occupy(to, owner);
     ev.push(Event::Disembarked {
         unit,
         to,

@@ -45,7 +45,8 @@ pub fn put_on_map(
             road_run: 0,
         },
     );
-    s.refresh_occupancy();
+    // The hex only gained a unit (not cargo) of the seat: the cheap half of a refresh.
+    s.occupy(hex, seat);
     ev.push(Event::UnitPlaced {
         seat,
         unit: id,
@@ -717,7 +718,10 @@ pub fn apply_redeploy(s: &mut Viktory, unit: UnitId, ev: &mut Vec<Event>) {
         });
     }
     s.units.retain(|u| u.id != unit && u.aboard != Some(unit));
-    s.refresh_occupancy();
+    // Only the hexes the units left changed (a frigate's cargo stands on its hex).
+    let mut left: Vec<Hex> = leaving.iter().map(|&(.., hex)| hex).collect();
+    left.dedup();
+    s.refresh_occupancy_at(&left);
     if s.turn.moving == Some(unit) {
         s.turn.moving = None;
     }
