@@ -160,11 +160,13 @@ pub fn can_place(s: &Viktory, kind: UnitKind, town: Hex, to: Hex) -> bool {
     place_refusal(s, kind, town, to, &mut PlaceMemo::default()).is_none()
 }
 
-/// Cache (issue 28): 13.2's answers ([`enemy_adjacent`]) for the towns the last
-/// [`placements`] asked about, with all they are read from: the seat and where its
-/// enemies stand. A placing phase lists the placements again at every decision, and
-/// placing a unit moves no enemy. `tests::placements_are_the_candidates_check_place_allows`
-/// compares the placements listed with it, decision after decision, with `check_place`.
+/// Cache (issue 28): 13.2's answers ([`enemy_adjacent`]) and 13.3's water
+/// ([`frigate_hexes`]) for the towns the last [`placements`] asked about, with all they
+/// are read from: the seat, where its enemies stand, and the terrain it knows. A
+/// placing phase lists the placements again at every decision, and placing a unit
+/// moves no enemy and reveals no water next to a town that the seat did not know.
+/// `tests::placements_are_the_candidates_check_place_allows` compares the placements
+/// listed with it, decision after decision, with `check_place` asked without it.
 pub(crate) type NearMemo = crate::legal::Kept<Near>;
 
 /// [`NearMemo`]'s answers and what they are read from.
@@ -175,12 +177,42 @@ pub(crate) struct Near {
     enemies: Vec<u8>,
     /// Each town asked about, and whether an enemy stands next to it.
     towns: Vec<(Hex, bool)>,
+    /// The terrain `seat` knows ([`fog::known_terrain`]): the state's shared terrain
+    /// and, with independent exploration, who explored what. A frigate's water reads
+    /// nothing else.
+    known: Option<KnownTerrain>,
+    /// Each town asked about, and the water its frigates go to.
+    water: Vec<(Hex, Vec<Hex>)>,
 }
+
+/// What [`Near::known`] holds.
+type KnownTerrain = (
+    std::sync::Arc<hexmap::Grid<crate::state::Cell>>,
+    Option<hexmap::Grid<u8>>,
+);
 
 impl Near {
     /// Keeps the answers if they were read from the same enemies for `seat` in `s`;
     /// else forgets them, ready to be filled.
     fn refresh(&mut self, s: &Viktory, seat: Seat) {
+        let explored = || {
+            (s.fog.as_ref())
+                .filter(|_| s.rules.independent_exploration)
+                .map(|f| &f.explored)
+        };
+        let knows_the_same = self.seat == seat
+            && self
+                .known
+                .as_ref()
+                .is_some_and(|(cells, e)| *cells == s.cells && e.as_ref() == explored());
+        if !knows_the_same {
+            self.known = Some((s.cells.clone(), explored().cloned()));
+            self.water.clear();
+        }
+        #[cfg(test)]
+        if knows_the_same && !self.water.is_empty() {
+            tests::WATER_MEMO_HITS.set(tests::WATER_MEMO_HITS.get() + 1);
+        }
         let hostile = !subjugation::alliance_mask(s, seat);
         // Without stopping at the first difference: a loop over many bytes at once.
         let same = self.seat == seat
@@ -448,15 +480,19 @@ pub fn placements(s: &Viktory) -> Vec<(UnitKind, Hex, Hex)> {
             seat,
             enemies: Vec::new(),
             towns: Vec::new(),
+            known: None,
+            water: Vec::new(),
         })
     });
     near.refresh(s, seat);
     let mut memo = PlaceMemo {
         near: std::mem::take(&mut near.towns),
+        water: std::mem::take(&mut near.water),
         ..PlaceMemo::default()
     };
     let v = placements_with(s, &mut memo);
     near.towns = memo.near;
+    near.water = memo.water;
     s.near_memo.put(near);
     v
 }
@@ -737,6 +773,8 @@ pub(crate) mod tests {
     thread_local! {
         /// Placement listings that found 13.2's answers kept ([`NearMemo`]).
         pub(crate) static NEAR_MEMO_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+        /// Listings that kept 13.3's water from the listing before ([`Near::water`]).
+        pub(crate) static WATER_MEMO_HITS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     }
 
     /// `placements`, which asks the rules on a town once for every land kind, lists
@@ -746,9 +784,12 @@ pub(crate) mod tests {
     /// (cities as towns, no placement), which random games seldom reach. Fails when
     /// the capital's "anything, any number" (13.4) is left out or given to every town,
     /// or when the 13.2 answers kept from the decision before ([`NearMemo`]) are kept
-    /// where an enemy stands elsewhere now.
-    /// (Both lists take a frigate's hexes from `frigate_candidates`, so this does not
-    /// test which water is tried: `rule_13_3_*` do.)
+    /// where an enemy stands elsewhere now, or the water kept where the seat knows
+    /// other terrain now (a revealed tile; with independent exploration, a tile it
+    /// explored).
+    /// (Both lists take a frigate's hexes from `frigate_candidates`, the one kept and
+    /// the other worked out, so this tests the water kept, not which water the rules
+    /// allow: `rule_13_3_*` do.)
     #[test]
     fn placements_are_the_candidates_check_place_allows() {
         let game = crate::rules::fog::tests::game;
@@ -757,11 +798,13 @@ pub(crate) mod tests {
             game("classic", 4, &on, 30),
             game("online", 4, &on, 30),
             game("expansion", 4, &["pillage", "subjugation"], 30),
+            game("online", 3, &["dark", "independent_exploration"], 30),
         ];
         let rules = [LostCapital::CitiesAsTowns, LostCapital::NoPlacement];
         // Placements listed with the capital held, and without it.
         let mut listed = [0; 2];
         NEAR_MEMO_HITS.set(0);
+        WATER_MEMO_HITS.set(0);
         for (g, first) in games.iter().enumerate() {
             for seed in 0..3 {
                 let mut s = first.clone();
@@ -808,9 +851,58 @@ pub(crate) mod tests {
             "{listed:?} placements"
         );
         assert!(
-            NEAR_MEMO_HITS.get() > 1_000,
-            "{} listings with 13.2 kept",
-            NEAR_MEMO_HITS.get()
+            NEAR_MEMO_HITS.get() > 1_000 && WATER_MEMO_HITS.get() > 1_000,
+            "{} listings with 13.2 kept, {} with 13.3's water",
+            NEAR_MEMO_HITS.get(),
+            WATER_MEMO_HITS.get()
         );
+    }
+    /// The water kept for a town's frigates ([`Near::water`]) is worked out again when
+    /// the seat knows other terrain under the same face-up tiles: with independent
+    /// exploration, when it explored other hexes. At placing decisions of seeded random
+    /// games, the seat forgets the hexes it explored next to its towns between two
+    /// listings. Fails when the memo's key leaves out the exploration.
+    #[test]
+    fn the_water_kept_follows_what_the_seat_explored() {
+        let first = crate::rules::fog::tests::game("online", 3, &["independent_exploration"], 30);
+        // Decisions where forgetting changed the placements listed.
+        let mut changed = 0;
+        for seed in 0..3 {
+            let mut s = first.clone();
+            let mut rng = GameRng::from_u64(seed);
+            while !s.to_move().is_over() {
+                let seat = s.turn.active;
+                if matches!(s.turn.stage, Stage::Place | Stage::BuildAndPlace)
+                    && matches!(s.to_move(), ToMove::Seat(_))
+                    && s.players[seat.index()].reserve.get(UnitKind::Frigate) > 0
+                {
+                    // The memo filled as it was.
+                    let before = placements(&s);
+                    let board = s.board;
+                    let towns: Vec<Hex> = (s.towns().filter(|(_, t)| t.owner == seat))
+                        .map(|(h, _)| h)
+                        .collect();
+                    let fog = s.fog.as_mut().expect("independent exploration keeps a fog");
+                    let was = fog.explored.clone();
+                    for h in towns.iter().flat_map(|t| t.neighbors()) {
+                        if let Some(b) = fog.explored.get_hex_mut(&board, h) {
+                            *b &= !subjugation::bit(seat);
+                        }
+                    }
+                    let mut got = placements(&s);
+                    let mut want: Vec<_> = candidates(&s, &mut PlaceMemo::default())
+                        .into_iter()
+                        .filter(|&(k, t, h)| check_place(&s, k, t, h).is_ok())
+                        .collect();
+                    got.sort();
+                    want.sort();
+                    assert_eq!(got, want, "seed {seed}");
+                    changed += usize::from(got.len() != before.len());
+                    s.fog.as_mut().expect("as above").explored = was;
+                }
+                random_step(&mut s, &mut rng);
+            }
+        }
+        assert!(changed > 20, "{changed} listings changed by forgetting");
     }
 }
