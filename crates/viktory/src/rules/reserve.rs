@@ -192,8 +192,9 @@ type KnownTerrain = (
 );
 
 impl Near {
-    /// Keeps the answers if they were read from the same enemies for `seat` in `s`;
-    /// else forgets them, ready to be filled.
+    /// Keeps 13.2's answers if they were read from the same enemies for `seat` in `s`,
+    /// and 13.3's water if from the same terrain known to `seat`; else forgets them,
+    /// ready to be filled.
     fn refresh(&mut self, s: &Viktory, seat: Seat) {
         let explored = || {
             (s.fog.as_ref())
