@@ -161,6 +161,21 @@ impl<'a> Plane<'a> {
         }
     }
 
+    /// Whether the set holds `hex`.
+    pub(crate) fn holds(&self, hex: Hex) -> bool {
+        holds(self.rows, self.reach, hex)
+    }
+
+    /// Its rows, to read.
+    pub(crate) fn rows(&self) -> &[u64] {
+        self.rows
+    }
+
+    /// Its rows, to change one by one.
+    pub(crate) fn rows_mut(&mut self) -> &mut [u64] {
+        self.rows
+    }
+
     /// Adds every hex next to a hex of the set (one ring around each).
     pub(crate) fn dilate(&mut self) {
         let mask = row_mask(self.rows.len());
@@ -191,6 +206,17 @@ impl<'a> Plane<'a> {
         for (a, b) in self.rows.iter_mut().zip(rows) {
             *a |= b;
         }
+    }
+}
+
+/// Whether the plane of `rows` (`reach` as [`Planes::reach`]) holds `hex`.
+fn holds(rows: &[u64], reach: i32, hex: Hex) -> bool {
+    let (Some(q), Some(r)) = (hex.q.checked_add(reach), hex.r.checked_add(reach)) else {
+        return false;
+    };
+    match (usize::try_from(q), usize::try_from(r)) {
+        (Ok(q), Ok(r)) if q < rows.len() => rows.get(r).is_some_and(|row| row >> q & 1 != 0),
+        _ => false,
     }
 }
 

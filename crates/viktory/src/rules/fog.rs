@@ -15,7 +15,8 @@
 //! Visibility is a cache in the state, brought up to date after every action
 //! (`refresh`); the explored tiles, the remembered towns and the last fight are state.
 //! A refresh works again only what changed (issue 28): the moving seat's reach only for
-//! the groups of units not searched already in the same surroundings (`ReachMemo`), a
+//! the groups of units not searched already in the same surroundings (`ReachMemo`;
+//! mostly a level of movement at a time on bit planes, `reach_by_levels`), a
 //! seat's sight only when what it sees from changed (`SightMemo`; a bit plane a seat,
 //! `crate::planes`), the visible hexes only when the planes or the exploration
 //! changed, a seat's memory only when its sight or the towns changed. Two memos ride
@@ -36,7 +37,7 @@ use crate::planes::{self, Plane, Planes};
 use crate::rules::movement;
 use crate::rules::subjugation::bit;
 use crate::state::{Setup, Stage, Town, TownSetup, Viktory};
-use crate::unit::Unit;
+use crate::unit::{Unit, UnitKind};
 
 /// The hex and the two sides of the latest battle or bombardment: its dice and losses
 /// are told to both sides even when the hex drops out of their sight.
@@ -163,6 +164,111 @@ pub(crate) struct Reached {
     /// A unit standing for its group (numbered 0), and the hexes it reaches (shared
     /// with the next refresh's memo).
     groups: Vec<(Unit, Reach)>,
+    /// The step planes of this world, once a search needed them.
+    step_planes: Option<Arc<StepPlanes>>,
+}
+
+/// Dark, issue 28: what the step rules ask of a step into each hex in one world, as bit
+/// planes, for [`reach_by_levels`]:
+/// - [`ENTER`]: the hexes a land unit may step into from next door (explored, 9.2; land,
+///   9.1; not a hostile hex where a battle was fought this turn, 12.2, nor any while its
+///   player reorganizes, 15.63);
+/// - [`HOSTILE`]: the hostile hexes, where a move ends (12.0) and which a unit that
+///   attacked this turn may not enter (10.6);
+/// - [`SLOW`] + 0, 1, 2: the slow terrain that stops infantry, cavalry and artillery
+///   stepping in from next door (9.12);
+/// - [`SEA`]: the explored water a frigate may sail into, as [`ENTER`] is for land;
+/// - [`PORT`]: the ports a frigate may put into from the water with two points left
+///   (9.32: the seat's towns and cities not built this turn, with no enemy unit);
+/// - [`LAND`]: the known land, where a frigate is in port.
+///
+/// With them, the roads: each pair of the seat's road ends 2 or 3 apart with a road
+/// between (9.13), from the first to the second.
+struct StepPlanes {
+    planes: Planes,
+    roads: Vec<(Hex, Hex)>,
+}
+
+/// [`StepPlanes`]' plane of the hexes a land unit may step into.
+const ENTER: usize = 0;
+/// [`StepPlanes`]' plane of the hostile hexes.
+const HOSTILE: usize = 1;
+/// [`StepPlanes`]' first plane of slow terrain (infantry, then cavalry, artillery).
+const SLOW: usize = 2;
+/// [`StepPlanes`]' plane of the water a frigate may sail into.
+const SEA: usize = 5;
+/// [`StepPlanes`]' plane of the ports a frigate may put into.
+const PORT: usize = 6;
+/// [`StepPlanes`]' plane of the known land.
+const LAND: usize = 7;
+/// The land kinds, in the order of [`StepPlanes`]' planes of slow terrain.
+const LAND_KINDS: [UnitKind; 3] = [UnitKind::Infantry, UnitKind::Cavalry, UnitKind::Artillery];
+
+impl StepPlanes {
+    /// The step planes of `seat`'s units in `s`, whose road ends are `ends` (as for
+    /// [`reach_of`]); `known_roads`, the roads asked about in this position.
+    fn of(s: &Viktory, seat: Seat, ends: &[Hex], known_roads: &mut movement::Roads) -> StepPlanes {
+        let mut planes = Planes::new(s.board, LAND + 1);
+        let may_attack = crate::rules::subjugation::may_attack(s, seat);
+        // Row by row (`Board::hexes` would find each hex from its index).
+        let rows = s.board.range_runs(Hex::ORIGIN, s.board.radius());
+        let hexes = rows.flat_map(|(first, west, len)| {
+            (0..len).map(move |k| (first + k, Hex::new(west.q + k as i32, west.r)))
+        });
+        for (i, hex) in hexes {
+            let Some(terrain) = known_terrain_at(s, seat, hex, i) else {
+                continue;
+            };
+            let hostile = crate::rules::subjugation::hostile_at(s, i, seat);
+            let may_enter = !hostile || (may_attack && !s.turn.battle_hexes.contains(&hex));
+            if hostile {
+                planes.plane_mut(HOSTILE).insert(hex);
+            }
+            if !terrain.is_land() {
+                if may_enter {
+                    planes.plane_mut(SEA).insert(hex);
+                }
+                continue;
+            }
+            planes.plane_mut(LAND).insert(hex);
+            if may_enter {
+                planes.plane_mut(ENTER).insert(hex);
+            }
+            if movement::road_end(s, seat, hex) && !s.enemy_units_at(hex, seat) {
+                planes.plane_mut(PORT).insert(hex);
+            }
+            // Only slow terrain stops (9.12): asked of it alone.
+            if terrain.is_slow() {
+                for (k, &kind) in LAND_KINDS.iter().enumerate() {
+                    if movement::stops_in(s, seat, kind, hex) {
+                        planes.plane_mut(SLOW + k).insert(hex);
+                    }
+                }
+            }
+        }
+        let mut roads = Vec::new();
+        for &from in ends {
+            for &to in ends {
+                if (2..=3).contains(&from.distance(to)) && known_roads.between(s, seat, from, to) {
+                    roads.push((from, to));
+                }
+            }
+        }
+        StepPlanes { planes, roads }
+    }
+
+    /// Whether the step rules ask of `u`'s steps only what these planes say: without
+    /// subjugation (Alliance hexes, 15.64), a frigate, or a land unit not cargo without
+    /// the Expansion's Road/Ferry Network (network steps and ferries, with no movement
+    /// left too) or, for cavalry, Cavalry Characteristics (riding through slow terrain
+    /// with two points).
+    fn apply(s: &Viktory, u: &Unit) -> bool {
+        !s.rules.subjugation
+            && (u.kind == UnitKind::Frigate
+                || (u.aboard.is_none()
+                    && !s.rules.road_ferry_network
+                    && !(s.rules.cavalry_characteristics && u.kind == UnitKind::Cavalry)))
+    }
 }
 
 /// The hexes one group of units reaches: one plane.
@@ -574,7 +680,9 @@ fn sight_of(sources: &[Source], reach: Option<&[u64]>, plane: &mut Plane<'_>, fa
 /// (each step checked as a move would be), through the hexes the seat knows. Units
 /// alike in all but their number reach the same hexes: each such group is searched once,
 /// and not at all when the fog's [`ReachMemo`] holds its search in the same
-/// [`movement::World`].
+/// [`movement::World`]. A unit whose steps the world's [`StepPlanes`] answer is searched
+/// a level of movement at a time ([`reach_by_levels`]); any other, a step at a time
+/// ([`reach_of`]).
 /// Returns the hexes (a plane) and the search, the next refresh's memo.
 fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Planes, Reached) {
     // `World::matches` compares without building the world; only a new world is built.
@@ -602,6 +710,11 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Planes, Reached) {
     // Every group in this position asks for the same roads between the same ends, as
     // did the searches before in the same world.
     let mut roads = memo.map(|m| m.roads.clone()).unwrap_or_default();
+    // The step planes of this world, worked out when a group first needs them.
+    let step_planes = OnceCell::new();
+    if let Some(kept) = memo.and_then(|m| m.step_planes.clone()) {
+        let _ = step_planes.set(kept);
+    }
     let switch = movement::Switch::now(s);
     for u in s
         .units
@@ -619,7 +732,15 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Planes, Reached) {
         let hexes = memo
             .and_then(|m| m.groups.iter().find(|(g, _)| *g == alike))
             .map_or_else(
-                || Arc::new(reach_of(s, u, ends(), &mut roads)),
+                || {
+                    Arc::new(if StepPlanes::apply(s, u) {
+                        let steps = step_planes
+                            .get_or_init(|| Arc::new(StepPlanes::of(s, seat, ends(), &mut roads)));
+                        reach_by_levels(s, u, steps)
+                    } else {
+                        reach_of(s, u, ends(), &mut roads)
+                    })
+                },
                 |(_, hexes)| hexes.clone(),
             );
         groups.push((alike, hexes));
@@ -635,8 +756,152 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Planes, Reached) {
             world,
             roads,
             groups,
+            step_planes: step_planes.into_inner(),
         },
     )
+}
+
+/// Dark, issue 28: [`reach_of`] a level of movement at a time, on bit planes, for a
+/// unit whose steps ask only what `steps` says ([`StepPlanes::apply`]); a frigate's,
+/// [`sail_by_levels`]. From the
+/// hexes gone on from with `m` points left (at first the unit's own), a step reaches at
+/// once every hex next door that it may enter and every road end with a road from one
+/// of them (9.13), leaving `m − 1`; of those, the ones where the move does not end (not
+/// hostile, 12.0; not slow terrain entered from next door, 9.12) and not gone on from
+/// already are gone on from next, while points are left. Each hex is gone on from once,
+/// with the most points any path leaves it: which steps the rules allow and where a move
+/// ends do not depend here on the points left (beyond there being one), so a hex gone on
+/// from with more reaches everything it would with fewer.
+/// `tests::the_reach_by_levels_is_the_reach_step_by_step` compares the two searches.
+fn reach_by_levels(s: &Viktory, u: &Unit, steps: &StepPlanes) -> Planes {
+    if u.kind == UnitKind::Frigate {
+        return sail_by_levels(s, u, steps);
+    }
+    let planes = &steps.planes;
+    let hostile = planes.rows_of(HOSTILE);
+    let kind = LAND_KINDS.iter().position(|&k| k == u.kind).unwrap_or(0);
+    let slow = planes.rows_of(SLOW + kind);
+    let mut out = Planes::new(s.board, 1);
+    let width = out.width();
+    let mut reached = out.plane_mut(0);
+    if s.board.contains(u.hex) {
+        reached.insert(u.hex);
+    }
+    let mut room = [[0; planes::MAX_WIDTH]; 4];
+    let [enter, level, to, road] = &mut room;
+    // The hexes `u` may step into: a unit that attacked this turn, no hostile one (10.6).
+    let mut enter = Plane::scratch(planes, enter);
+    enter.union_rows(planes.rows_of(ENTER));
+    if u.attacked {
+        for (e, h) in enter.rows_mut().iter_mut().zip(hostile) {
+            *e &= !h;
+        }
+    }
+    // The hexes gone on from with the points left now, and all gone on from so far.
+    let mut level = Plane::scratch(planes, level);
+    level.insert(u.hex);
+    let mut gone = [0; planes::MAX_WIDTH];
+    gone[..width].copy_from_slice(level.rows());
+    let (mut to, mut road) = (Plane::scratch(planes, to), Plane::scratch(planes, road));
+    let mut mp = u.mp;
+    while mp > 0 {
+        mp -= 1;
+        // Next door, and by road from the road ends among them (9.13).
+        to.clear();
+        to.union_rows(level.rows());
+        to.dilate();
+        road.clear();
+        for &(from, end) in &steps.roads {
+            if level.holds(from) && enter.holds(end) {
+                road.insert(end);
+            }
+        }
+        let (to, road, enter) = (to.rows_mut(), road.rows(), enter.rows());
+        let (level, reached) = (level.rows_mut(), reached.rows_mut());
+        let mut any = 0;
+        for r in 0..width {
+            to[r] &= enter[r];
+            reached[r] |= to[r] | road[r];
+            // A move ends in a hostile hex, and in slow terrain entered from next door.
+            level[r] = ((to[r] & !(hostile[r] | slow[r])) | (road[r] & !hostile[r])) & !gone[r];
+            gone[r] |= level[r];
+            any |= level[r];
+        }
+        if any == 0 {
+            break;
+        }
+    }
+    out
+}
+
+/// [`reach_by_levels`] for a frigate: each step to the water next door it may sail into
+/// (9.3), from the water or from port, or, from the water with two points left or more,
+/// into a port next door (9.32), never from port to port. A move ends in a hostile hex
+/// (12.0).
+fn sail_by_levels(s: &Viktory, u: &Unit, steps: &StepPlanes) -> Planes {
+    let planes = &steps.planes;
+    let (hostile, land) = (planes.rows_of(HOSTILE), planes.rows_of(LAND));
+    let mut out = Planes::new(s.board, 1);
+    let width = out.width();
+    let mut reached = out.plane_mut(0);
+    if s.board.contains(u.hex) {
+        reached.insert(u.hex);
+    }
+    let mut room = [[0; planes::MAX_WIDTH]; 4];
+    let [sea, level, to, from_sea] = &mut room;
+    // The water `u` may sail into: a frigate that attacked this turn, no hostile one
+    // (10.6).
+    let mut sea = Plane::scratch(planes, sea);
+    sea.union_rows(planes.rows_of(SEA));
+    if u.attacked {
+        for (w, h) in sea.rows_mut().iter_mut().zip(hostile) {
+            *w &= !h;
+        }
+    }
+    let mut level = Plane::scratch(planes, level);
+    level.insert(u.hex);
+    let mut gone = [0; planes::MAX_WIDTH];
+    gone[..width].copy_from_slice(level.rows());
+    // In port where it starts: on land (its own hex's terrain, known or not).
+    let mut in_port = s.terrain(u.hex).is_some_and(Terrain::is_land);
+    let (mut to, mut from_sea) = (Plane::scratch(planes, to), Plane::scratch(planes, from_sea));
+    let mut mp = u.mp;
+    while mp > 0 {
+        let into_port = mp >= 2;
+        mp -= 1;
+        to.clear();
+        to.union_rows(level.rows());
+        to.dilate();
+        from_sea.clear();
+        if into_port {
+            from_sea.union_rows(level.rows());
+            for (f, l) in from_sea.rows_mut().iter_mut().zip(land) {
+                *f &= if in_port { 0 } else { !l };
+            }
+            from_sea.dilate();
+        }
+        let (to, from_sea, sea, port) = (
+            to.rows_mut(),
+            from_sea.rows(),
+            sea.rows(),
+            planes.rows_of(PORT),
+        );
+        let (level, reached) = (level.rows_mut(), reached.rows_mut());
+        let mut any = 0;
+        for r in 0..width {
+            to[r] = (to[r] & sea[r]) | (from_sea[r] & port[r]);
+            reached[r] |= to[r];
+            level[r] = to[r] & !hostile[r] & !gone[r];
+            gone[r] |= level[r];
+            any |= level[r];
+        }
+        if any == 0 {
+            break;
+        }
+        // Past the first step, a frigate is in port where the seat knows land.
+        in_port = false;
+    }
+    out
 }
 
 /// Dark: the hexes unit `u` could move to this turn (its own hex among them), as a
@@ -1280,6 +1545,65 @@ pub(crate) mod tests {
         // earlier world when the memo kept them whatever its world.
         let actions = differential(12..14, 30, &FOG_RULESETS[..1]);
         assert!(actions > 2_000, "{actions} actions");
+    }
+
+    /// Issue 28: the reach worked out a level of movement at a time on bit planes
+    /// ([`reach_by_levels`]) is the reach searched step by step ([`reach_of`]), for every
+    /// unit the seat moving could move that the planes serve ([`StepPlanes::apply`]), at
+    /// every decision of seeded random games under Dark: the online rules with and
+    /// without independent exploration, and the Expansion's (road ferries). Fails when
+    /// slow terrain stops no unit, when the roads are left out, or when a frigate puts
+    /// into port with one point left.
+    #[test]
+    fn the_reach_by_levels_is_the_reach_step_by_step() {
+        let rulesets: Rulesets<'_> = &[
+            ("online", &["dark", "independent_exploration"]),
+            ("online", &["dark"]),
+            ("expansion", &["dark"]),
+        ];
+        let (mut compared, mut by_road, mut frigates) = (0, 0, 0);
+        for &(preset, on) in rulesets {
+            for seed in 0..6 {
+                let mut s = game(preset, 2 + (seed % 3) as u8, on, 20);
+                let mut rng = GameRng::from_u64(seed);
+                while !s.to_move().is_over() {
+                    let seat = s.turn.active;
+                    if moving_now(&s, seat) {
+                        let ends: Vec<Hex> = s
+                            .towns()
+                            .filter(|&(h, t)| movement::land_road_end_town(&s, seat, h, t))
+                            .map(|(h, _)| h)
+                            .collect();
+                        let mut roads = movement::Roads::default();
+                        let steps = StepPlanes::of(&s, seat, &ends, &mut roads);
+                        let switch = movement::Switch::now(&s);
+                        for u in s.units.iter().filter(|u| {
+                            u.owner == seat
+                                && movement::can_move_on(&s, u, &switch)
+                                && StepPlanes::apply(&s, u)
+                        }) {
+                            let step_by_step = reach_of(&s, u, &ends, &mut roads);
+                            assert!(
+                                reach_by_levels(&s, u, &steps) == step_by_step,
+                                "{preset} {on:?} seed {seed}: unit {} at {:?}",
+                                u.id,
+                                u.hex
+                            );
+                            compared += 1;
+                            frigates += usize::from(u.kind == UnitKind::Frigate);
+                            by_road += usize::from(
+                                u.mp > 0 && steps.roads.iter().any(|&(f, _)| f == u.hex),
+                            );
+                        }
+                    }
+                    crate::rules::movement::tests::random_step(&mut s, &mut rng);
+                }
+            }
+        }
+        assert!(
+            compared > 5_000 && by_road > 500 && frigates > 500,
+            "{compared} reaches, {by_road} from a road end, {frigates} frigates'"
+        );
     }
 
     /// The same over 1,000 games of each fog ruleset to turn 30, and of Dark with

@@ -316,7 +316,7 @@ fn slow_exception(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 /// Rule 9.12, R-10: entering `hex` stops a land unit.
 /// Under 15.1 (terrain leveling) terrain never slows.
 /// With the Expansion's Cavalry Changes cavalry is never stopped.
-fn stops_in(s: &Viktory, seat: Seat, kind: UnitKind, hex: Hex) -> bool {
+pub(crate) fn stops_in(s: &Viktory, seat: Seat, kind: UnitKind, hex: Hex) -> bool {
     s.rules.slow_terrain
         && !s.rules.terrain_leveling
         && !(kind == UnitKind::Cavalry && s.rules.cavalry_ignores_slow_terrain)
@@ -326,7 +326,7 @@ fn stops_in(s: &Viktory, seat: Seat, kind: UnitKind, hex: Hex) -> bool {
 
 /// Rule 9.13, R-11: an own town or city usable as a road end this turn (towns built
 /// this turn are not; captured ones are).
-fn road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
+pub(crate) fn road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
     s.town(hex).is_some_and(|t| road_end_town(s, seat, hex, t))
 }
 
@@ -383,7 +383,7 @@ pub(crate) struct Roads(Vec<(Seat, Hex, Hex, bool)>);
 
 impl Roads {
     /// [`road_between`], from the answers kept when it was asked before.
-    fn between(&mut self, s: &Viktory, seat: Seat, from: Hex, to: Hex) -> bool {
+    pub(crate) fn between(&mut self, s: &Viktory, seat: Seat, from: Hex, to: Hex) -> bool {
         let key = (seat, from, to);
         if let Some(&(.., road)) = self.0.iter().find(|&&(q, f, t, _)| (q, f, t) == key) {
             return road;
