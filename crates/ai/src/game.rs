@@ -129,6 +129,16 @@ pub trait AiGame: Game {
         None
     }
 
+    /// A hash of what the player moving can change with his moves and the seat can tell:
+    /// where the pieces stand (not how far they have gone), what is built, the phase, and
+    /// what has been revealed. Two positions of one player turn with equal keys are the
+    /// same but for movement spent, so an action back to an earlier one is a null move:
+    /// MCTS never tries it ([`crate::Mcts`]). `None` (the default): no action is taken for
+    /// a null move.
+    fn null_move_key(&self) -> Option<u64> {
+        None
+    }
+
     /// [`AiGame::fingerprint`] and [`AiGame::value_key`] at once, for a game that works
     /// out what they share once.
     fn fingerprint_and_key(&self) -> (u64, Option<u64>) {

@@ -14,6 +14,10 @@
 //! - a rollout from the new node with a cheap greedy policy (a few sampled candidates
 //!   scored one ply deep, some random moves), cut once a few player turns have begun
 //!   after the root's, and scored by [`AiGame::evaluate`] (or the outcome);
+//! - no null moves: an action leading back to a position of the root's player turn, with
+//!   nothing learnt between ([`AiGame::null_move_key`]), is never tried, in the tree or
+//!   at the root (the turn's earlier positions are kept with the tree): the position
+//!   without the detour is as good, with movement to spare;
 //! - back-propagation of the whole reward vector: each node's children keep the
 //!   reward of the seat choosing among them, so 2 to 8 players work alike.
 //!
@@ -157,12 +161,15 @@ impl Mcts {
             return 0;
         }
         let cfg = self.config;
-        self.decide::<G>(&cfg, view, legal, rng, Vec::new()).0
+        self.decide::<G>(&cfg, view, legal, rng, Vec::new(), Vec::new())
+            .0
     }
 
     /// Searches with `cfg`, from the kept trees in `start` where there are some (by
     /// tree index), and names the chosen legal action (the statistics go to
-    /// [`Mcts::last`]); with it, the trees searched.
+    /// [`Mcts::last`]); with it, the trees searched and the positions of the player
+    /// turn so far, this one's added ([`AiGame::null_move_key`]; `history`: those
+    /// before it).
     fn decide<G: AiGame>(
         &mut self,
         cfg: &MctsConfig,
@@ -170,11 +177,13 @@ impl Mcts {
         legal: &[G::Action],
         rng: &mut GameRng,
         start: Trees<G::Action>,
-    ) -> (usize, Trees<G::Action>) {
+        mut history: Vec<u64>,
+    ) -> (usize, Trees<G::Action>, Vec<u64>) {
         let started = Instant::now();
         let reused = start.iter().flatten().map(|n| u64::from(n[0].visits)).sum();
-        let (stats, iterations, trees) =
-            search::<G>(cfg, view, self.weights.as_deref(), rng, start);
+        let (stats, iterations, trees, root) =
+            search::<G>(cfg, view, self.weights.as_deref(), rng, start, &history);
+        history.extend(root);
         self.last = Some(SearchStats {
             iterations,
             elapsed: started.elapsed(),
@@ -193,7 +202,7 @@ impl Mcts {
             }
         }
         if let Some((i, _, _)) = best {
-            return (i, trees);
+            return (i, trees, history);
         }
         // No tree could be built (no determinization): fall back on one greedy ply.
         let mut greedy = greedy::Greedy {
@@ -201,43 +210,48 @@ impl Mcts {
             ..greedy::Greedy::default()
         };
         let i = <greedy::Greedy as Bot<G>>::choose(&mut greedy, view, legal, rng);
-        (i, trees)
+        (i, trees, history)
     }
 
     /// The trees kept from the seat's last decision in player turn `turn`, by tree
     /// index, where this decision follows from it ([`follows`]); none when it is the
-    /// same decision asked again (the same view).
+    /// same decision asked again (the same view). With them, the positions of the
+    /// player turn before this decision ([`Kept::history`]).
     fn kept_for<G: AiGame>(
         &self,
         turn: u64,
         seat: usize,
         view: &G::View,
         legal: &[G::Action],
-    ) -> Trees<G::Action> {
+    ) -> (Trees<G::Action>, Vec<u64>) {
         let Some(kept) = self
             .memory
             .take_tree(turn)
             .and_then(|t| t.downcast::<Kept<G::Action, G::View>>().ok())
         else {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         };
         if kept.view == *view {
-            return Vec::new();
+            return (Vec::new(), kept.history);
         }
-        kept.trees
+        let trees = kept
+            .trees
             .into_iter()
             .map(|t| t.filter(|nodes| follows(nodes, seat, legal)))
-            .collect()
+            .collect();
+        (trees, kept.history)
     }
 
     /// Keeps `trees`, each cut down to the subtree below `played`, for the seat's next
-    /// decision in player turn `turn` ([`MctsConfig::reuse`]).
+    /// decision in player turn `turn` ([`MctsConfig::reuse`]), with the positions of the
+    /// turn so far.
     fn keep<G: AiGame>(
         &self,
         turn: Option<u64>,
         view: &G::View,
         trees: Trees<G::Action>,
         played: Option<&G::Action>,
+        history: Vec<u64>,
     ) {
         let (Some(turn), Some(played), true) = (turn, played, self.config.reuse) else {
             return;
@@ -246,10 +260,11 @@ impl Mcts {
             .into_iter()
             .map(|t| t.and_then(|nodes| below(nodes, played)))
             .collect();
-        if trees.iter().any(Option::is_some) {
+        if trees.iter().any(Option::is_some) || !history.is_empty() {
             let kept: Kept<G::Action, G::View> = Kept {
                 view: view.clone(),
                 trees,
+                history,
             };
             self.memory.keep_tree(turn, Box::new(kept));
         }
@@ -269,6 +284,9 @@ struct Kept<A, V> {
     view: V,
     /// By tree index: the subtree, if the tree had one below the action played.
     trees: Trees<A>,
+    /// The positions the seat decided in so far in the player turn
+    /// ([`AiGame::null_move_key`]): a move back to one of them is a null move.
+    history: Vec<u64>,
 }
 
 /// Whether a kept tree fits the decision `seat` faces now, with these `legal` actions:
@@ -338,21 +356,21 @@ impl<G: AiGame> Bot<G> for Mcts {
         let turn = G::view_turn(view);
         // The trees of the seat's last decision in this player turn, where this one
         // follows from it.
-        let start = match (turn, G::view_seat(view)) {
+        let (start, history) = match (turn, G::view_seat(view)) {
             (Some(turn), Some(seat)) if self.config.reuse => {
                 self.kept_for::<G>(turn, seat.index(), view, legal)
             }
-            _ => Vec::new(),
+            _ => (Vec::new(), Vec::new()),
         };
         if legal.len() <= 1 {
-            self.keep::<G>(turn, view, start, legal.first());
+            self.keep::<G>(turn, view, start, legal.first(), history);
             return 0;
         }
         // The game may judge the decision forced, or worth less than the whole budget.
         let mut cfg = match G::pace(view, legal, self.config.budget, rng) {
             // Like a single legal action: no search, no statistics.
             crate::Pace::Play(i) if i < legal.len() => {
-                self.keep::<G>(turn, view, start, legal.get(i));
+                self.keep::<G>(turn, view, start, legal.get(i), history);
                 return i;
             }
             crate::Pace::Play(_) => self.config,
@@ -370,11 +388,11 @@ impl<G: AiGame> Bot<G> for Mcts {
             cfg.budget = self.memory.cut(cfg.budget, turn, cap);
         }
         let started = Instant::now();
-        let (choice, trees) = self.decide::<G>(&cfg, view, legal, rng, start);
+        let (choice, trees, history) = self.decide::<G>(&cfg, view, legal, rng, start, history);
         if let Some(turn) = turn {
             self.memory.add(turn, started.elapsed());
         }
-        self.keep::<G>(turn, view, trees, legal.get(choice));
+        self.keep::<G>(turn, view, trees, legal.get(choice), history);
         choice
     }
 }
@@ -383,19 +401,29 @@ impl<G: AiGame> Bot<G> for Mcts {
 /// action. And the iterations run.
 type RootStats<A> = Vec<(A, u32, f64)>;
 
+/// What [`search`] found: the merged root statistics, the iterations, each tree's nodes
+/// by index, and the root position's [`AiGame::null_move_key`].
+type Searched<A> = (RootStats<A>, u64, Trees<A>, Option<u64>);
+
+/// What [`run_tree`] found: its root statistics, iterations, nodes, and the root
+/// position's [`AiGame::null_move_key`].
+type TreeRun<A> = (RootStats<A>, u64, Nodes<A>, Option<u64>);
+
 /// A tree to run: its index, and its kept nodes if any.
 type Job<A> = (u32, Option<Nodes<A>>);
 
 /// Runs the trees (each from its kept nodes in `start`, by index, or from a new root)
-/// and merges their root statistics; with them, the iterations run and each tree's
-/// nodes, by index.
+/// and merges their root statistics; with them, the iterations run, each tree's
+/// nodes, by index, and the root position's [`AiGame::null_move_key`]. `history`: the
+/// positions of the player turn before the root's.
 fn search<G: AiGame>(
     cfg: &MctsConfig,
     view: &G::View,
     weights: Option<&[f64]>,
     rng: &mut GameRng,
     mut start: Trees<G::Action>,
-) -> (RootStats<G::Action>, u64, Trees<G::Action>) {
+    history: &[u64],
+) -> Searched<G::Action> {
     let trees = cfg.trees.max(1);
     let seed = Seed::from_u64(rng.next_u64());
     let deadline = match cfg.budget {
@@ -417,9 +445,9 @@ fn search<G: AiGame>(
         jobs.into_iter()
             .map(|(t, nodes)| {
                 let rng = GameRng::for_step(&seed, u64::from(t));
-                let (s, n, nodes) =
-                    run_tree::<G>(cfg, view, weights, rng, quota(t), deadline, nodes);
-                (t, s, n, nodes)
+                let (s, n, nodes, root) =
+                    run_tree::<G>(cfg, view, weights, rng, quota(t), deadline, nodes, history);
+                (t, s, n, nodes, root)
             })
             .collect::<Vec<_>>()
     };
@@ -443,12 +471,14 @@ fn search<G: AiGame>(
         });
     }
     // Merge in tree order, so the sums do not depend on thread scheduling.
-    results.sort_by_key(|(t, _, _, _)| *t);
+    results.sort_by_key(|(t, _, _, _, _)| *t);
     let mut merged: RootStats<G::Action> = Vec::new();
     let mut iterations = 0;
     let mut kept: Trees<G::Action> = (0..trees).map(|_| None).collect();
-    for (t, stats, n, nodes) in results {
+    let mut root_key = None;
+    for (t, stats, n, nodes, root) in results {
         iterations += n;
+        root_key = root_key.or(root);
         kept[t as usize] = Some(nodes);
         for (a, v, w) in stats {
             match merged.binary_search_by(|(b, _, _)| b.cmp(&a)) {
@@ -460,7 +490,7 @@ fn search<G: AiGame>(
             }
         }
     }
-    (merged, iterations, kept)
+    (merged, iterations, kept, root_key)
 }
 
 struct Child<A> {
@@ -509,8 +539,12 @@ struct Tree<'a, G: AiGame> {
     weights: Option<&'a [f64]>,
     nodes: Vec<Node<G::Action>>,
     root_marker: u64,
+    /// The positions of the root's player turn up to the root's, itself included
+    /// ([`AiGame::null_move_key`]); empty where the game tells none.
+    history: Vec<u64>,
 }
 
+#[allow(clippy::too_many_arguments)] // the search's settings, and this tree's own start
 fn run_tree<G: AiGame>(
     cfg: &MctsConfig,
     view: &G::View,
@@ -519,7 +553,8 @@ fn run_tree<G: AiGame>(
     quota: u32,
     deadline: Option<Instant>,
     start: Option<Nodes<G::Action>>,
-) -> (RootStats<G::Action>, u64, Nodes<G::Action>) {
+    history: &[u64],
+) -> TreeRun<G::Action> {
     let nodes = start.unwrap_or_else(|| vec![Node::new()]);
     let root_stats = |nodes: &Nodes<G::Action>| {
         let mut stats: RootStats<G::Action> = nodes[0]
@@ -531,13 +566,18 @@ fn run_tree<G: AiGame>(
         stats
     };
     let Some(first) = G::determinize(view, &mut rng) else {
-        return (root_stats(&nodes), 0, nodes);
+        return (root_stats(&nodes), 0, nodes, None);
     };
+    let root_key = first.null_move_key();
     let mut tree: Tree<G> = Tree {
         cfg,
         weights,
         nodes,
         root_marker: first.turn_marker(),
+        history: match root_key {
+            Some(k) => history.iter().copied().chain([k]).collect(),
+            None => Vec::new(),
+        },
     };
     if cfg.root_whole_moves > 0 && !tree.nodes[0].planned {
         tree.plan_root(&first, &mut rng);
@@ -564,7 +604,7 @@ fn run_tree<G: AiGame>(
         tree.iterate(state, &mut rng);
         done += 1;
     }
-    (root_stats(&tree.nodes), done, tree.nodes)
+    (root_stats(&tree.nodes), done, tree.nodes, root_key)
 }
 
 impl<G: AiGame> Tree<'_, G> {
@@ -614,9 +654,20 @@ impl<G: AiGame> Tree<'_, G> {
         let mut node = 0usize;
         let mut path: Vec<(usize, usize)> = Vec::new();
         let mut expanded = false;
+        // The positions of the root's player turn on this path, the root's and those
+        // before it included: an action leading back to one is a null move.
+        let mut seen = (!self.history.is_empty()).then(|| self.history.clone());
         loop {
             if !settle(&mut d, rng, SETTLE_LIMIT) || self.cut(&d) {
                 break;
+            }
+            if d.turn_marker() != self.root_marker {
+                seen = None;
+            } else if let Some(seen) = &mut seen
+                && !path.is_empty()
+                && let Some(k) = d.null_move_key()
+            {
+                seen.push(k);
             }
             let Some(seat) = d.to_move().seat() else {
                 break;
@@ -643,8 +694,20 @@ impl<G: AiGame> Tree<'_, G> {
                 // Retractions and futile actions only when nothing else is legal.
                 let idle = |a: &G::Action| G::is_retraction(a) || d.is_futile(a);
                 let only_idle = legal.iter().all(idle);
+                // A null move (back to a position of the turn, nothing learnt) is never
+                // tried: the same position without it keeps more movement.
+                let null = |a: &G::Action| {
+                    seen.as_ref().is_some_and(|seen| {
+                        let mut after = d.clone();
+                        after.apply_unchecked(a.clone());
+                        after.to_move().seat().is_some()
+                            && after.null_move_key().is_some_and(|k| seen.contains(&k))
+                    })
+                };
                 let fresh = |a: &G::Action| {
-                    !n.children.iter().any(|c| &c.action == a) && (only_idle || !idle(a))
+                    !n.children.iter().any(|c| &c.action == a)
+                        && (only_idle || !idle(a))
+                        && !null(a)
                 };
                 let action = n
                     .order
@@ -794,6 +857,7 @@ mod tests {
             weights: None,
             nodes: vec![root, Node::new(), Node::new()],
             root_marker: 0,
+            history: Vec::new(),
         }
     }
 

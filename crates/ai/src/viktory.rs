@@ -59,6 +59,11 @@ impl AiGame for Viktory {
         turn_marker(self)
     }
 
+    /// Rule 9.0, 9.2: the units' places, the towns, the phase and the hexes revealed.
+    fn null_move_key(&self) -> Option<u64> {
+        Some(null_move_key(self))
+    }
+
     fn is_pass(action: &Action) -> bool {
         matches!(action, Action::EndPhase)
     }
@@ -92,6 +97,38 @@ impl AiGame for Viktory {
     fn turn_cap(per_decision: std::time::Duration) -> Option<std::time::Duration> {
         Some(per_decision.mul_f64(pace::TURN_CAP_BUDGETS))
     }
+}
+
+/// [`AiGame::null_move_key`]: where every unit stands (and aboard what), every town and
+/// its owner, the reserves, the turn, its phase and battles, and how many hexes are
+/// revealed (a move that revealed a tile learnt something: a move back is no null move).
+pub fn null_move_key(s: &Viktory) -> u64 {
+    use std::hash::{BuildHasher, Hash, Hasher};
+    let mut h = foldhash::fast::FixedState::with_seed(0x9e37).build_hasher();
+    for u in s.units() {
+        (u.id.0, u.owner.0, u.kind.index(), u.hex.q, u.hex.r).hash(&mut h);
+        u.aboard.map(|a| a.0).hash(&mut h);
+    }
+    for (hex, t) in s.towns() {
+        (hex.q, hex.r, t.owner.0, t.city, t.capital_of.map(|c| c.0)).hash(&mut h);
+    }
+    for p in 0..s.rules().players {
+        let r = s.player(Seat(p)).reserve;
+        for k in viktory::UnitKind::ALL {
+            r.get(k).hash(&mut h);
+        }
+    }
+    let t = s.turn();
+    (turn_marker(s), t.stage as u8, t.pending_battles.len()).hash(&mut h);
+    s.battle().is_some().hash(&mut h);
+    let board = s.board();
+    let revealed = hexmap::Hex::ORIGIN
+        .range(board.radius())
+        .into_iter()
+        .filter(|&x| s.terrain(x).is_some())
+        .count();
+    revealed.hash(&mut h);
+    h.finish()
 }
 
 /// Player turns begun: game turn × players + the active player's place after the first.

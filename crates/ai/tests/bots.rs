@@ -960,7 +960,149 @@ fn the_evaluation_is_as_pinned() {
         "{positions} positions, {threatened} with a town threatened, {battles} with battles"
     );
     assert_eq!(
-        digest, 6_291_870_198_371_648_212,
+        digest, 15_244_727_356_312_193_214,
         "the evaluation's figures changed over {positions} positions: if on purpose, pin the new digest"
+    );
+}
+
+/// 9.0, R-9: ending the movement phase costs the player moving nothing that an idle
+/// move would keep. Between two units' moves (none moving), the evaluation after
+/// `EndPhase` is the evaluation before it, threats or not: were the phase itself worth
+/// something (as when every threat of the player moving counted as a strike he could
+/// still make), the bots would spend their movement points going out and back rather
+/// than end it.
+#[test]
+fn ending_the_movement_phase_costs_nothing_idle_moves_keep() {
+    use ai::viktory::eval::{Weights, material};
+    use viktory::Action;
+    use viktory::state::Stage;
+    let (mut checked, mut threatening) = (0, 0);
+    for seed in 0..6 {
+        let game = new_game("classic", 2, &serde_json::json!({ "max_turns": 20 }));
+        let positions = positions_of(game, &mut Greedy::default(), seed, 20_000, |s, _, _| {
+            let t = s.turn();
+            t.stage == Stage::Move
+                && t.moving.is_none()
+                && t.pending_battles.is_empty()
+                && s.battle().is_none()
+                && s.legal_actions().contains(&Action::EndPhase)
+        });
+        for s in positions {
+            let seat = s.turn().active.index();
+            // Some land unit of the player moving within two hexes of an enemy town.
+            threatening += usize::from(s.towns().any(|(hex, t)| {
+                t.owner.index() != seat
+                    && s.units().iter().any(|u| {
+                        u.owner.index() == seat && u.kind.is_land() && u.hex.distance(hex) <= 2
+                    })
+            }));
+            for w in [Weights::DEFAULT, Weights::HAND] {
+                let mut ended = s.clone();
+                ended.apply_unchecked(Action::EndPhase);
+                let (before, after) = (material(&s, &w)[seat], material(&ended, &w)[seat]);
+                assert!(
+                    (before - after).abs() < 1e-9,
+                    "turn {}: ending the phase took {before} to {after}",
+                    s.turn().number
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 200 && threatening > 50,
+        "{checked} positions, {threatening} with a threat of the player moving"
+    );
+}
+
+/// Round trips revealing nothing, and movement phases, in seeded classic games of `bot`
+/// against itself to `max_turns`: a unit's move (9.0, R-9) going back to a hex it left
+/// with no tile revealed since.
+fn round_trips(
+    bot: &mut dyn Bot<Viktory>,
+    seeds: std::ops::Range<u64>,
+    max_turns: u16,
+) -> (u32, u32) {
+    use viktory::Action;
+    use viktory::state::Stage;
+    let (mut phases, mut returns) = (0u32, 0u32);
+    for seed in seeds {
+        let mut s = new_game("classic", 2, &serde_json::json!({ "max_turns": max_turns }));
+        // The hexes the unit now moving has been in during its move, and the reveals
+        // since it left each.
+        let mut trail: Vec<(hexmap::Hex, u32)> = Vec::new();
+        let mut moving = None;
+        let mut in_phase = false;
+        for step in 0..50_000u64 {
+            let seat = match s.to_move() {
+                ToMove::Over(_) => break,
+                ToMove::Chance => {
+                    let a = s.sample_chance(&mut arena::chance_rng(seed, step));
+                    if matches!(a, Action::Reveal { .. }) {
+                        for t in &mut trail {
+                            t.1 += 1;
+                        }
+                    }
+                    s.apply_unchecked(a);
+                    continue;
+                }
+                ToMove::Seat(seat) => seat,
+            };
+            let moving_phase = s.turn().stage == Stage::Move && s.turn().active == seat;
+            phases += u32::from(moving_phase && !in_phase);
+            in_phase = moving_phase;
+            let legal = s.legal_actions();
+            let view = s.view(Some(seat));
+            let i = bot.choose(&view, &legal, &mut arena::bot_rng(seed, step));
+            if let Action::Move { unit, to } = legal[i] {
+                let from = s.unit(unit).expect("the unit moving").hex;
+                if moving != Some(unit) {
+                    moving = Some(unit);
+                    trail.clear();
+                }
+                trail.push((from, 0));
+                returns += u32::from(trail.iter().any(|&(h, revealed)| h == to && revealed == 0));
+            } else {
+                moving = None;
+                trail.clear();
+            }
+            s.apply_unchecked(legal[i]);
+        }
+    }
+    (returns, phases)
+}
+
+/// The player's complaint: a unit taking a road and the same road straight back in one
+/// turn, revealing nothing. Greedy ranks every move by the evaluation, and made 3 to 5
+/// such round trips per movement phase while the phase was worth something of itself
+/// (ending it lost every threat's strike-now share); now well under one.
+#[test]
+fn greedy_seldom_goes_out_and_back_for_nothing() {
+    let (returns, phases) = round_trips(&mut Greedy::default(), 0..6, 30);
+    eprintln!("greedy: {returns} round trips revealing nothing in {phases} movement phases");
+    assert!(phases > 200, "{phases} movement phases");
+    assert!(
+        f64::from(returns) / f64::from(phases) < 1.0,
+        "{returns} round trips revealing nothing in {phases} movement phases"
+    );
+}
+
+/// MCTS never tries a null move (back to a position of the player turn, nothing
+/// learnt: [`AiGame::null_move_key`]), so the levels' searches make round trips only
+/// where something else changed between (a battle, another unit's loss).
+#[test]
+fn mcts_seldom_goes_out_and_back_for_nothing() {
+    let mut bot = Mcts::new(<Viktory as AiGame>::search_settings(MctsConfig {
+        budget: Budget::Iterations(300),
+        trees: 2,
+        threads: 1,
+        ..MctsConfig::default()
+    }));
+    let (returns, phases) = round_trips(&mut bot, 0..2, 12);
+    eprintln!("mcts: {returns} round trips revealing nothing in {phases} movement phases");
+    assert!(phases > 30, "{phases} movement phases");
+    assert!(
+        f64::from(returns) / f64::from(phases) < 0.2,
+        "{returns} round trips revealing nothing in {phases} movement phases"
     );
 }

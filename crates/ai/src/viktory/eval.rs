@@ -63,7 +63,9 @@ pub struct Weights {
     pub threat: f64,
     /// Share of it the threatening player gains.
     pub threat_gain: f64,
-    /// Share of it the threatening player gains when he is moving now.
+    /// Share of it the threatening player gains when he is moving now, instead of
+    /// `threat_gain`, at the odds of the unit now moving if it can go on into the town
+    /// (R-9, 9.11).
     pub threat_now: f64,
     /// Lost per hex between a land unit outside towns and the nearest enemy town.
     pub advance: f64,
@@ -370,13 +372,49 @@ fn add_garrisons_and_threats(
             }
         }
         if let Some((e, p)) = worst {
-            let stake = town_worth(t, w) * p;
-            m[o.index()] -= stake * w.threat;
-            // The player moving can strike now.
-            let now = Seat(e as u8) == active && s.turn().stage == Stage::Move;
-            m[e] += stake * if now { w.threat_now } else { w.threat_gain };
+            let worth = town_worth(t, w);
+            m[o.index()] -= worth * p * w.threat;
+            m[e] += worth * p * w.threat_gain;
+            // The player moving can strike now with the unit now moving, if it can
+            // go on into the town. Not with the units yet to move: counting them for as
+            // long as the phase lasted made ending it cost up to a town's worth, which
+            // idle moves kept, so the bots spent every movement point going out and back
+            // before they ended the phase.
+            if Seat(e as u8) == active && s.turn().stage == Stage::Move {
+                let now = strike_now_odds(s, asker, hex, &forces[e], p);
+                m[e] += worth * now * (w.threat_now - w.threat_gain);
+            }
         }
     }
+}
+
+/// Rule 9.0: the odds of the unit now moving alone, if it is one of `force` (the
+/// moving player's units within reach of the town at `hex`, `odds` their odds together)
+/// and has the movement points to go on into the town (9.11); 0 otherwise.
+fn strike_now_odds(
+    s: &Viktory,
+    asker: &mut Asker<'_, '_>,
+    hex: Hex,
+    force: &[UnitId],
+    odds: f64,
+) -> f64 {
+    let Some(u) = s.turn().moving.and_then(|id| s.unit(id)) else {
+        return 0.0;
+    };
+    let ready = force.contains(&u.id)
+        && !u.done
+        && !u.attacked
+        && u.mp > 0
+        && u.hex.distance(hex) <= u32::from(u.mp);
+    if !ready {
+        return 0.0;
+    }
+    if force.len() == 1 {
+        return odds;
+    }
+    asker
+        .attack_odds(hex, &[u.id])
+        .map_or(0.0, |o| o.attacker_wins)
 }
 
 /// Battles begun or due (`contested`), at their odds.
