@@ -74,6 +74,22 @@ impl Planes {
         }
     }
 
+    /// The row of each plane holding the hexes of row `r` (axial), and the bit in it of
+    /// the hex at `q, r`: for building a plane a word at a time. The hex must be on the
+    /// board (or within [`PAD`] of it).
+    pub(crate) fn place(&self, hex: Hex) -> (usize, u64) {
+        let row = usize::try_from(hex.r + self.reach).expect("on the plane");
+        let q = u32::try_from(hex.q + self.reach).expect("on the plane");
+        debug_assert!(row < self.width && (q as usize) < self.width);
+        (row, 1 << q)
+    }
+
+    /// Adds to plane `i` the hexes of row `row` (as [`Planes::place`] gives it) whose
+    /// bits are set in `word`.
+    pub(crate) fn add_to_row(&mut self, i: usize, row: usize, word: u64) {
+        self.rows[i * self.width + row] |= word;
+    }
+
     /// Fills every plane: each holds every hex.
     pub(crate) fn fill(&mut self) {
         let full = row_mask(self.width);

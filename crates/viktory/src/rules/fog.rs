@@ -206,54 +206,58 @@ const LAND_KINDS: [UnitKind; 3] = [UnitKind::Infantry, UnitKind::Cavalry, UnitKi
 
 impl StepPlanes {
     /// The step planes of `seat`'s units in `s`, whose road ends are `ends` (as for
-    /// [`reach_of`]); `known_roads`, the roads asked about in this position.
-    fn of(s: &Viktory, seat: Seat, ends: &[Hex], known_roads: &mut movement::Roads) -> StepPlanes {
+    /// [`reach_of`]).
+    fn of(s: &Viktory, seat: Seat, ends: &[Hex]) -> StepPlanes {
         let mut planes = Planes::new(s.board, LAND + 1);
         let may_attack = crate::rules::subjugation::may_attack(s, seat);
-        // Row by row (`Board::hexes` would find each hex from its index).
-        let rows = s.board.range_runs(Hex::ORIGIN, s.board.radius());
-        let hexes = rows.flat_map(|(first, west, len)| {
-            (0..len).map(move |k| (first + k, Hex::new(west.q + k as i32, west.r)))
-        });
-        for (i, hex) in hexes {
-            let Some(terrain) = known_terrain_at(s, seat, hex, i) else {
-                continue;
-            };
-            let hostile = crate::rules::subjugation::hostile_at(s, i, seat);
-            let may_enter = !hostile || (may_attack && !s.turn.battle_hexes.contains(&hex));
-            if hostile {
-                planes.plane_mut(HOSTILE).insert(hex);
-            }
-            if !terrain.is_land() {
-                if may_enter {
-                    planes.plane_mut(SEA).insert(hex);
+        let ignores = LAND_KINDS.map(|kind| movement::ignores_slow_terrain(s, kind));
+        // Row by row (`Board::hexes` would find each hex from its index), each row's
+        // words built before they are written.
+        for (first, west, len) in s.board.range_runs(Hex::ORIGIN, s.board.radius()) {
+            let mut words = [0; LAND + 1];
+            let (row, west_bit) = planes.place(west);
+            for k in 0..len {
+                let (i, hex) = (first + k, Hex::new(west.q + k as i32, west.r));
+                let Some(terrain) = known_terrain_at(s, seat, hex, i) else {
+                    continue;
+                };
+                let b = west_bit << k;
+                let hostile = crate::rules::subjugation::hostile_at(s, i, seat);
+                let may_enter = !hostile || (may_attack && !s.turn.battle_hexes.contains(&hex));
+                if hostile {
+                    words[HOSTILE] |= b;
                 }
-                continue;
-            }
-            planes.plane_mut(LAND).insert(hex);
-            if may_enter {
-                planes.plane_mut(ENTER).insert(hex);
-            }
-            if movement::road_end(s, seat, hex) && !s.enemy_units_at(hex, seat) {
-                planes.plane_mut(PORT).insert(hex);
-            }
-            // Only slow terrain stops (9.12): asked of it alone.
-            if terrain.is_slow() {
-                for (k, &kind) in LAND_KINDS.iter().enumerate() {
-                    if movement::stops_in(s, seat, kind, hex) {
-                        planes.plane_mut(SLOW + k).insert(hex);
+                if !terrain.is_land() {
+                    if may_enter {
+                        words[SEA] |= b;
+                    }
+                    continue;
+                }
+                words[LAND] |= b;
+                if may_enter {
+                    words[ENTER] |= b;
+                }
+                if s.town_at_index(i)
+                    .is_some_and(|t| movement::road_end_town(s, seat, hex, t))
+                    && !s.enemy_units_at(hex, seat)
+                {
+                    words[PORT] |= b;
+                }
+                // Only slow terrain stops (9.12): asked of it alone, and once for the
+                // kinds it may stop.
+                if terrain.is_slow() && movement::slows(s, seat, hex) {
+                    for (kind, ignores) in ignores.iter().enumerate() {
+                        if !ignores {
+                            words[SLOW + kind] |= b;
+                        }
                     }
                 }
             }
-        }
-        let mut roads = Vec::new();
-        for &from in ends {
-            for &to in ends {
-                if (2..=3).contains(&from.distance(to)) && known_roads.between(s, seat, from, to) {
-                    roads.push((from, to));
-                }
+            for (i, &word) in words.iter().enumerate() {
+                planes.add_to_row(i, row, word);
             }
         }
+        let roads = movement::roads_among(s, seat, ends);
         StepPlanes { planes, roads }
     }
 
@@ -734,8 +738,8 @@ fn reach(s: &Viktory, fog: &Fog, seat: Seat) -> (Planes, Reached) {
             .map_or_else(
                 || {
                     Arc::new(if StepPlanes::apply(s, u) {
-                        let steps = step_planes
-                            .get_or_init(|| Arc::new(StepPlanes::of(s, seat, ends(), &mut roads)));
+                        let steps =
+                            step_planes.get_or_init(|| Arc::new(StepPlanes::of(s, seat, ends())));
                         reach_by_levels(s, u, steps)
                     } else {
                         reach_of(s, u, ends(), &mut roads)
@@ -1578,8 +1582,8 @@ pub(crate) mod tests {
                             .filter(|&(h, t)| movement::land_road_end_town(&s, seat, h, t))
                             .map(|(h, _)| h)
                             .collect();
+                        let steps = StepPlanes::of(&s, seat, &ends);
                         let mut roads = movement::Roads::default();
-                        let steps = StepPlanes::of(&s, seat, &ends, &mut roads);
                         let switch = movement::Switch::now(&s);
                         for u in s.units.iter().filter(|u| {
                             u.owner == seat

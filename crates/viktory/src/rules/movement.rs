@@ -317,9 +317,20 @@ fn slow_exception(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 /// Under 15.1 (terrain leveling) terrain never slows.
 /// With the Expansion's Cavalry Changes cavalry is never stopped.
 pub(crate) fn stops_in(s: &Viktory, seat: Seat, kind: UnitKind, hex: Hex) -> bool {
+    !ignores_slow_terrain(s, kind) && slows(s, seat, hex)
+}
+
+/// Whether units of `kind` are never stopped by slow terrain: the Expansion's Cavalry
+/// Changes (part of [`stops_in`]).
+pub(crate) fn ignores_slow_terrain(s: &Viktory, kind: UnitKind) -> bool {
+    kind == UnitKind::Cavalry && s.rules.cavalry_ignores_slow_terrain
+}
+
+/// Whether entering `hex` stops `seat`'s land units of a kind that slow terrain stops
+/// (the rest of [`stops_in`]: 9.12, R-10, 15.1).
+pub(crate) fn slows(s: &Viktory, seat: Seat, hex: Hex) -> bool {
     s.rules.slow_terrain
         && !s.rules.terrain_leveling
-        && !(kind == UnitKind::Cavalry && s.rules.cavalry_ignores_slow_terrain)
         && s.terrain(hex).is_some_and(Terrain::is_slow)
         && !slow_exception(s, seat, hex)
 }
@@ -331,7 +342,7 @@ pub(crate) fn road_end(s: &Viktory, seat: Seat, hex: Hex) -> bool {
 }
 
 /// [`road_end`] of the town or city `t` at `hex`.
-fn road_end_town(s: &Viktory, seat: Seat, hex: Hex, t: Town) -> bool {
+pub(crate) fn road_end_town(s: &Viktory, seat: Seat, hex: Hex, t: Town) -> bool {
     t.owner == seat && s.turn.built != Some(hex)
 }
 
@@ -371,6 +382,37 @@ pub fn road_between(s: &Viktory, seat: Seat, from: Hex, to: Hex) -> bool {
         return false;
     }
     short_path(from, to, |h| road_hex(s, seat, h))
+}
+
+/// Every road between two of `ends` (each a [`land_road_end`] of `seat`'s), as pairs from
+/// one end to the other: the pairs of which [`road_between`] holds, with the path
+/// between two ends looked for once. The path is the same both ways (a path of two or
+/// three steps read backwards); only the end a road runs into must hold no hostile unit.
+pub(crate) fn roads_among(s: &Viktory, seat: Seat, ends: &[Hex]) -> Vec<(Hex, Hex)> {
+    let mut roads = Vec::new();
+    // With the Road/Ferry Network the network replaces 9.13's road moves.
+    if !s.rules.roads || s.rules.road_ferry_network {
+        return roads;
+    }
+    for (k, &a) in ends.iter().enumerate() {
+        debug_assert!(land_road_end(s, seat, a), "{a} is no road end");
+        for &b in &ends[k + 1..] {
+            if !(2..=3).contains(&a.distance(b)) {
+                continue;
+            }
+            let into_b = !subjugation::hostile_units_at(s, b, seat);
+            let into_a = !subjugation::hostile_units_at(s, a, seat);
+            if (into_a || into_b) && short_path(a, b, |h| road_hex(s, seat, h)) {
+                if into_b {
+                    roads.push((a, b));
+                }
+                if into_a {
+                    roads.push((b, a));
+                }
+            }
+        }
+    }
+    roads
 }
 
 /// [`road_between`]'s answers kept for a search that asks for the same roads again and
@@ -978,6 +1020,73 @@ pub(crate) mod tests {
         assert!(
             waiting > 100,
             "{waiting} of {positions} positions made units wait"
+        );
+    }
+
+    /// [`roads_among`] finds the roads [`road_between`] finds between every pair of the
+    /// moving seat's road ends, at every movement decision of seeded random games
+    /// (classic; the Expansion's road ferries; subjugation's Alliance road ends), and
+    /// again with another seat's unit put into each road end in turn, which a road may
+    /// run out of but not into (9.13). Fails when a road is taken to run both ways
+    /// whatever stands at its ends.
+    #[test]
+    fn roads_among_road_ends_are_the_roads_between_them() {
+        let games = [
+            start("classic", 4, &[]),
+            start("expansion", 4, &["road_ferries"]),
+            start("classic", 4, &["subjugation"]),
+        ];
+        let roads = |s: &Viktory, seat: Seat, ends: &[Hex]| {
+            let mut among = roads_among(s, seat, ends);
+            let mut between: Vec<(Hex, Hex)> = (ends.iter())
+                .flat_map(|&a| ends.iter().map(move |&b| (a, b)))
+                .filter(|&(a, b)| road_between(s, seat, a, b))
+                .collect();
+            among.sort_unstable();
+            between.sort_unstable();
+            (among, between)
+        };
+        let (mut found, mut one_way) = (0, 0);
+        for (g, first) in games.iter().enumerate() {
+            for seed in 0..3 {
+                let mut s = first.clone();
+                let mut rng = GameRng::from_u64(seed * 17 + g as u64);
+                while !s.to_move().is_over() {
+                    let seat = s.turn.active;
+                    if s.turn.stage == crate::state::Stage::Move {
+                        let ends: Vec<Hex> = s
+                            .towns()
+                            .filter(|&(h, t)| land_road_end_town(&s, seat, h, t))
+                            .map(|(h, _)| h)
+                            .collect();
+                        let (among, between) = roads(&s, seat, &ends);
+                        assert_eq!(among, between, "game {g}, seed {seed}");
+                        found += among.len();
+                        for &end in &ends {
+                            let mut blocked = s.clone();
+                            let mut enemy = s.units[0].clone();
+                            enemy.id = UnitId(u16::MAX);
+                            enemy.owner = Seat((seat.0 + 1) % s.rules.players);
+                            enemy.kind = UnitKind::Infantry;
+                            enemy.hex = end;
+                            enemy.aboard = None;
+                            blocked.units.push(enemy);
+                            blocked.refresh_occupancy_at(&[end]);
+                            let (among, between) = roads(&blocked, seat, &ends);
+                            assert_eq!(among, between, "game {g}, seed {seed}, enemy at {end}");
+                            one_way += among
+                                .iter()
+                                .filter(|&&(a, b)| !among.contains(&(b, a)))
+                                .count();
+                        }
+                    }
+                    random_step(&mut s, &mut rng);
+                }
+            }
+        }
+        assert!(
+            found > 10_000 && one_way > 10_000,
+            "{found} roads, {one_way} one way"
         );
     }
 
