@@ -821,21 +821,25 @@ fn tuning_matches_are_fair_and_repeatable() {
 }
 
 /// The weights the bots play with are the ones `hexwar tune` wrote to
-/// `data/ai/viktory-weights.json`, number for number.
+/// `data/ai/viktory-weights.json`, number for number; that run started from the weights
+/// learnt before (`data/ai/viktory-weights-2026-11-27.json`), and that one from the hand
+/// weights.
 #[test]
 fn the_default_weights_are_the_tuned_file() {
     use ai::viktory::eval::Weights;
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../data/ai/viktory-weights.json"
-    );
-    let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(path).expect("the weights file")).unwrap();
-    assert_eq!(doc["game"], "viktory");
-    let file: Vec<f64> = Weights::NAMES
-        .iter()
-        .map(|n| doc["weights"][n].as_f64().expect(n))
-        .collect();
+    let read = |name: &str| -> serde_json::Value {
+        let path = format!("{}/../../data/ai/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("the weights file");
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["game"], "viktory", "{name}");
+        doc
+    };
+    let numbers = |doc: &serde_json::Value, part: &str| -> Vec<f64> {
+        Weights::NAMES
+            .iter()
+            .map(|n| doc[part][n].as_f64().expect(n))
+            .collect()
+    };
     // serde_json reads a decimal to within an ulp or so of the nearest double.
     let same = |a: &[f64], b: &[f64]| {
         a.len() == b.len()
@@ -843,12 +847,16 @@ fn the_default_weights_are_the_tuned_file() {
                 .zip(b)
                 .all(|(x, y)| (x - y).abs() <= 1e-12 * y.abs().max(1.0))
     };
+    let (now, before) = (
+        read("viktory-weights.json"),
+        read("viktory-weights-2026-11-27.json"),
+    );
     let default = Weights::DEFAULT.values();
+    let file = numbers(&now, "weights");
     assert!(same(&file, &default), "{file:?}\n{default:?}");
-    let hand: Vec<f64> = Weights::NAMES
-        .iter()
-        .map(|n| doc["start"][n].as_f64().expect(n))
-        .collect();
+    let start = numbers(&now, "start");
+    assert!(same(&start, &numbers(&before, "weights")), "{start:?}");
+    let hand = numbers(&before, "start");
     assert!(same(&hand, &Weights::HAND.values()), "{hand:?}");
 }
 

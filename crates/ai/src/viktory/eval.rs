@@ -78,32 +78,36 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// The weights the bots play with: learnt by play from [`Weights::HAND`] with
-    /// `hexwar tune --seed 2 --steps 500 --step-games 16 --perturbation 1.0` (SPSA,
-    /// greedy bots, 2-player classic to turn 30), as written to
-    /// `data/ai/viktory-weights.json` (a test keeps the two equal). Greedy bots with them
-    /// scored 56.8 % against the hand weights over 800 games (docs/ai.md).
+    /// The weights the bots play with: learnt by play (SPSA, greedy bots, 2-player
+    /// classic to turn 30), as written to `data/ai/viktory-weights.json` (a test keeps
+    /// the two equal). First from [`Weights::HAND`] with `hexwar tune --seed 2`
+    /// (2026-11-27, kept in `data/ai/viktory-weights-2026-11-27.json`: 56.8 % against
+    /// the hand weights over 800 games); learnt again from those with `hexwar tune
+    /// --seed 3 --start data/ai/viktory-weights-2026-11-27.json` (2026-12-07) after
+    /// `threat_now` came to count only the unit now moving: greedy bots with them
+    /// scored 56.8 % of 800 games against the weights before, MCTS 58.3 % of 240
+    /// (docs/ai.md).
     pub const DEFAULT: Weights = Weights {
         town: 10.0,
-        city: 13.535_668_269_054_057,
-        capital: 7.498_727_243_576_083_4,
-        foreign_capital: 3.174_189_564_671_191,
+        city: 16.634_439_760_310_79,
+        capital: 6.566_246_918_586_333,
+        foreign_capital: 3.015_577_327_511_935,
         unit: [
-            1.213_953_266_161_898,
-            1.539_640_481_586_634_7,
-            1.555_034_213_904_360_7,
-            1.226_228_087_660_735,
+            1.122_723_988_131_082_4,
+            1.662_464_417_378_832,
+            1.589_680_633_098_507_4,
+            1.055_710_915_214_823,
         ],
-        reserve: 0.645_799_196_858_844_9,
-        garrison_first: 0.575_749_435_946_387_1,
-        garrison_second: 0.247_026_047_955_637_98,
-        threat: 0.308_073_294_043_337_33,
-        threat_gain: 0.177_371_918_268_395_5,
-        threat_now: 0.565_435_502_833_941_8,
-        advance: 0.062_390_179_136_888_02,
-        site: 1.001_947_684_068_106_3,
+        reserve: 0.644_334_902_313_529_3,
+        garrison_first: 0.540_522_805_223_238_6,
+        garrison_second: 0.198_183_725_066_159_14,
+        threat: 0.277_132_327_050_960_64,
+        threat_gain: 0.130_987_331_112_233_54,
+        threat_now: 0.749_430_273_351_541_3,
+        advance: 0.031_386_753_354_756_68,
+        site: 0.966_715_091_102_485_2,
         sites_max: 3,
-        sharpness: 2.063_101_512_244_401,
+        sharpness: 2.197_647_374_565_202,
     };
 
     /// The weights set by hand before any tuning: the baseline `hexwar tune` starts
