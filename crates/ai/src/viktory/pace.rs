@@ -27,8 +27,9 @@ use crate::{Budget, Pace};
 /// then 3.5, while the bots went out and back for nothing and so asked more decisions
 /// than [`expected_choices`] counts. Since they stopped (docs/ai.md, "Round trips for
 /// nothing") a turn asks fewer: at 3.5 `normal`'s median turn was 0.68 s and it beat
-/// `easy` 26 times in 40, at 4.5 0.95 s and 35 in 40 (the same seeds).
-pub const TURN_BUDGETS: f64 = 4.5;
+/// `easy` 26 times in 40, at 4.5 0.95 s and 35 in 40 (the same seeds). With the weights
+/// learnt again (2026-12-07) 4.5 made a median turn of 1.02 s, 4.3 0.99 s, each 35 in 40.
+pub const TURN_BUDGETS: f64 = 4.3;
 
 /// The most a player turn may think in all, in per-decision budgets
 /// ([`crate::AiGame::turn_cap`]): `normal` 1.75 s, `hard` 7 s (issue 29: at most 2 s and
