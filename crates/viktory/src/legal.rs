@@ -989,8 +989,8 @@ fn plain_listing() -> bool {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::rules::movement::tests::random_step;
-    use engine::{Game, GameRng};
+    use crate::rules::movement::tests::each_position;
+    use engine::Game;
 
     thread_local! {
         /// Lists every unit's moves by itself, without the [`MoveMemo`] and without
@@ -1049,29 +1049,22 @@ pub(crate) mod tests {
         // Placements listed (`reserve::tests` covers a player without his capital).
         let mut placements = 0;
         let mut bombards = 0;
-        for (g, first) in games.iter().enumerate() {
-            for seed in 0..6 {
-                let mut s = first.clone();
-                let mut rng = GameRng::from_u64(seed * 7 + g as u64);
-                while !s.to_move().is_over() {
-                    if matches!(s.to_move(), ToMove::Seat(_)) {
-                        let got = legal_actions(&s);
-                        assert_eq!(got, plain(&s), "game {g}, seed {seed}");
-                        decisions += 1;
-                        for a in &got {
-                            match a {
-                                Action::Embark { .. } => naval[0] += 1,
-                                Action::Disembark { .. } => naval[1] += 1,
-                                Action::Place { .. } => placements += 1,
-                                Action::Bombard { .. } => bombards += 1,
-                                _ => {}
-                            }
-                        }
+        each_position(&games, 6, 7, |g, seed, s| {
+            if matches!(s.to_move(), ToMove::Seat(_)) {
+                let got = legal_actions(s);
+                assert_eq!(got, plain(s), "game {g}, seed {seed}");
+                decisions += 1;
+                for a in &got {
+                    match a {
+                        Action::Embark { .. } => naval[0] += 1,
+                        Action::Disembark { .. } => naval[1] += 1,
+                        Action::Place { .. } => placements += 1,
+                        Action::Bombard { .. } => bombards += 1,
+                        _ => {}
                     }
-                    random_step(&mut s, &mut rng);
                 }
             }
-        }
+        });
         let reused = MEMO_GROUPS.get();
         assert!(
             decisions > 20_000
@@ -1105,35 +1098,28 @@ pub(crate) mod tests {
         ];
         let (mut positions, mut towns) = (0, 0);
         BUILD_MEMO_HITS.set(0);
-        for (g, first) in games.iter().enumerate() {
-            for seed in 0..4 {
-                let mut s = first.clone();
-                let mut rng = GameRng::from_u64(seed * 11 + g as u64);
-                while !s.to_move().is_over() {
-                    if matches!(s.to_move(), ToMove::Seat(_))
-                        && matches!(s.turn.stage, Stage::Build | Stage::BuildAndPlace)
-                    {
-                        let seat = s.turn.active;
-                        let mut got = build_candidates(&s);
-                        got.sort_unstable();
-                        let mut want = build_candidates_reference(&s);
-                        want.retain(|a| match *a {
-                            Action::BuildTown { hex } => fog::sees(&s, seat, hex),
-                            _ => true,
-                        });
-                        want.sort_unstable();
-                        want.dedup();
-                        assert_eq!(got, want, "game {g}, seed {seed}");
-                        positions += 1;
-                        towns += got
-                            .iter()
-                            .filter(|a| matches!(a, Action::BuildTown { .. }))
-                            .count();
-                    }
-                    random_step(&mut s, &mut rng);
-                }
+        each_position(&games, 4, 11, |g, seed, s| {
+            if matches!(s.to_move(), ToMove::Seat(_))
+                && matches!(s.turn.stage, Stage::Build | Stage::BuildAndPlace)
+            {
+                let seat = s.turn.active;
+                let mut got = build_candidates(s);
+                got.sort_unstable();
+                let mut want = build_candidates_reference(s);
+                want.retain(|a| match *a {
+                    Action::BuildTown { hex } => fog::sees(s, seat, hex),
+                    _ => true,
+                });
+                want.sort_unstable();
+                want.dedup();
+                assert_eq!(got, want, "game {g}, seed {seed}");
+                positions += 1;
+                towns += got
+                    .iter()
+                    .filter(|a| matches!(a, Action::BuildTown { .. }))
+                    .count();
             }
-        }
+        });
         let kept = BUILD_MEMO_HITS.get();
         assert!(
             positions > 200 && towns > 2000 && kept > 1000,

@@ -74,9 +74,9 @@ impl Planes {
         }
     }
 
-    /// The row of each plane holding the hexes of row `r` (axial), and the bit in it of
-    /// the hex at `q, r`: for building a plane a word at a time. The hex must be on the
-    /// board (or within [`PAD`] of it).
+    /// The row of each plane holding `hex`'s row (its axial `hex.r`), and `hex`'s bit in
+    /// it: for building a plane a word at a time. The hex must be on the board (or
+    /// within [`PAD`] of it).
     pub(crate) fn place(&self, hex: Hex) -> (usize, u64) {
         let row = usize::try_from(hex.r + self.reach).expect("on the plane");
         let q = u32::try_from(hex.q + self.reach).expect("on the plane");

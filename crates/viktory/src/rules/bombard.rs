@@ -271,7 +271,7 @@ pub fn advance(s: &mut Viktory, ev: &mut Vec<Event>) -> bool {
 mod tests {
     use super::*;
     use crate::error::refuse;
-    use engine::{Game, GameRng, ToMove};
+    use engine::{Game, ToMove};
 
     /// [`check`] as it was written before its rules were listed in [`refusal`] (issue
     /// 28): each rule in turn, writing its refusal as it goes.
@@ -374,32 +374,25 @@ mod tests {
             long,
         ];
         let (mut asked, mut allowed) = (0, 0);
-        for (g, first) in games.iter().enumerate() {
-            for seed in 0..4 {
-                let mut s = first.clone();
-                let mut rng = GameRng::from_u64(seed * 17 + g as u64);
-                while !s.to_move().is_over() {
-                    if matches!(s.to_move(), ToMove::Seat(_)) {
-                        let switch = movement::Switch::now(&s);
-                        let ids = s.units.iter().map(|u| u.id).chain([UnitId(u16::MAX)]);
-                        for id in ids.collect::<Vec<_>>() {
-                            let from = s.unit(id).map_or(Hex::ORIGIN, |u| u.hex);
-                            for target in from.range(3) {
-                                let at = format!("game {g}, seed {seed}, unit {id}, {target}");
-                                let now = check(&s, id, target);
-                                assert_eq!(now, check_reference(&s, id, target), "{at}");
-                                if let Ok(u) = movement::own_unit(&s, id) {
-                                    assert_eq!(allows(&s, u, target, &switch), now.is_ok(), "{at}");
-                                }
-                                asked += 1;
-                                allowed += usize::from(now.is_ok());
-                            }
+        movement::tests::each_position(&games, 4, 17, |g, seed, s| {
+            if matches!(s.to_move(), ToMove::Seat(_)) {
+                let switch = movement::Switch::now(s);
+                let ids = s.units.iter().map(|u| u.id).chain([UnitId(u16::MAX)]);
+                for id in ids.collect::<Vec<_>>() {
+                    let from = s.unit(id).map_or(Hex::ORIGIN, |u| u.hex);
+                    for target in from.range(3) {
+                        let at = format!("game {g}, seed {seed}, unit {id}, {target}");
+                        let now = check(s, id, target);
+                        assert_eq!(now, check_reference(s, id, target), "{at}");
+                        if let Ok(u) = movement::own_unit(s, id) {
+                            assert_eq!(allows(s, u, target, &switch), now.is_ok(), "{at}");
                         }
+                        asked += 1;
+                        allowed += usize::from(now.is_ok());
                     }
-                    movement::tests::random_step(&mut s, &mut rng);
                 }
             }
-        }
+        });
         assert!(allowed > 200, "{allowed} of {asked} bombardments allowed");
     }
 }

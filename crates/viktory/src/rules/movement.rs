@@ -935,6 +935,27 @@ pub(crate) mod tests {
         s.apply(action).expect("a legal action applies");
     }
 
+    /// Plays `seeds` seeded random games ([`random_step`]) from each of `games` to their
+    /// end, showing `visit` every position on the way with the game's index `g` and the
+    /// seed: game `g`, seed `seed` draws from `GameRng::from_u64(seed * spread + g)`.
+    pub(crate) fn each_position(
+        games: &[Viktory],
+        seeds: u64,
+        spread: u64,
+        mut visit: impl FnMut(usize, u64, &Viktory),
+    ) {
+        for (g, first) in games.iter().enumerate() {
+            for seed in 0..seeds {
+                let mut s = first.clone();
+                let mut rng = GameRng::from_u64(seed * spread + g as u64);
+                while !s.to_move().is_over() {
+                    visit(g, seed, &s);
+                    random_step(&mut s, &mut rng);
+                }
+            }
+        }
+    }
+
     /// [`check_switch`] as it was written before it asked [`Switch`] (issue 28): the
     /// reference its refusals are compared with, word for word.
     pub(crate) fn check_switch_reference(s: &Viktory, unit: UnitId) -> Result<(), RuleError> {
@@ -991,32 +1012,25 @@ pub(crate) mod tests {
             start("classic", 4, &["subjugation"]),
         ];
         let (mut positions, mut waiting) = (0, 0);
-        for (g, first) in games.iter().enumerate() {
-            for seed in 0..6 {
-                let mut s = first.clone();
-                let mut rng = GameRng::from_u64(seed * 31 + g as u64);
-                while !s.to_move().is_over() {
-                    let switch = Switch::now(&s);
-                    positions += 1;
-                    waiting += usize::from(switch.0.iter().any(Option::is_some));
-                    let ids = s.units.iter().map(|u| u.id).chain([UnitId(u16::MAX)]);
-                    for id in ids {
-                        let checked = check_switch(&s, id);
-                        assert_eq!(
-                            checked,
-                            check_switch_reference(&s, id),
-                            "game {g}, seed {seed}, unit {id}"
-                        );
-                        assert_eq!(
-                            switch.allows(id),
-                            checked.is_ok(),
-                            "game {g}, seed {seed}, unit {id}"
-                        );
-                    }
-                    random_step(&mut s, &mut rng);
-                }
+        each_position(&games, 6, 31, |g, seed, s| {
+            let switch = Switch::now(s);
+            positions += 1;
+            waiting += usize::from(switch.0.iter().any(Option::is_some));
+            let ids = s.units.iter().map(|u| u.id).chain([UnitId(u16::MAX)]);
+            for id in ids {
+                let checked = check_switch(s, id);
+                assert_eq!(
+                    checked,
+                    check_switch_reference(s, id),
+                    "game {g}, seed {seed}, unit {id}"
+                );
+                assert_eq!(
+                    switch.allows(id),
+                    checked.is_ok(),
+                    "game {g}, seed {seed}, unit {id}"
+                );
             }
-        }
+        });
         assert!(
             waiting > 100,
             "{waiting} of {positions} positions made units wait"
@@ -1047,43 +1061,36 @@ pub(crate) mod tests {
             (among, between)
         };
         let (mut found, mut one_way) = (0, 0);
-        for (g, first) in games.iter().enumerate() {
-            for seed in 0..3 {
-                let mut s = first.clone();
-                let mut rng = GameRng::from_u64(seed * 17 + g as u64);
-                while !s.to_move().is_over() {
-                    let seat = s.turn.active;
-                    if s.turn.stage == crate::state::Stage::Move {
-                        let ends: Vec<Hex> = s
-                            .towns()
-                            .filter(|&(h, t)| land_road_end_town(&s, seat, h, t))
-                            .map(|(h, _)| h)
-                            .collect();
-                        let (among, between) = roads(&s, seat, &ends);
-                        assert_eq!(among, between, "game {g}, seed {seed}");
-                        found += among.len();
-                        for &end in &ends {
-                            let mut blocked = s.clone();
-                            let mut enemy = s.units[0].clone();
-                            enemy.id = UnitId(u16::MAX);
-                            enemy.owner = Seat((seat.0 + 1) % s.rules.players);
-                            enemy.kind = UnitKind::Infantry;
-                            enemy.hex = end;
-                            enemy.aboard = None;
-                            blocked.units.push(enemy);
-                            blocked.refresh_occupancy_at(&[end]);
-                            let (among, between) = roads(&blocked, seat, &ends);
-                            assert_eq!(among, between, "game {g}, seed {seed}, enemy at {end}");
-                            one_way += among
-                                .iter()
-                                .filter(|&&(a, b)| !among.contains(&(b, a)))
-                                .count();
-                        }
-                    }
-                    random_step(&mut s, &mut rng);
+        each_position(&games, 3, 17, |g, seed, s| {
+            let seat = s.turn.active;
+            if s.turn.stage == crate::state::Stage::Move {
+                let ends: Vec<Hex> = s
+                    .towns()
+                    .filter(|&(h, t)| land_road_end_town(s, seat, h, t))
+                    .map(|(h, _)| h)
+                    .collect();
+                let (among, between) = roads(s, seat, &ends);
+                assert_eq!(among, between, "game {g}, seed {seed}");
+                found += among.len();
+                for &end in &ends {
+                    let mut blocked = s.clone();
+                    let mut enemy = s.units[0].clone();
+                    enemy.id = UnitId(u16::MAX);
+                    enemy.owner = Seat((seat.0 + 1) % s.rules.players);
+                    enemy.kind = UnitKind::Infantry;
+                    enemy.hex = end;
+                    enemy.aboard = None;
+                    blocked.units.push(enemy);
+                    blocked.refresh_occupancy_at(&[end]);
+                    let (among, between) = roads(&blocked, seat, &ends);
+                    assert_eq!(among, between, "game {g}, seed {seed}, enemy at {end}");
+                    one_way += among
+                        .iter()
+                        .filter(|&&(a, b)| !among.contains(&(b, a)))
+                        .count();
                 }
             }
-        }
+        });
         assert!(
             found > 10_000 && one_way > 10_000,
             "{found} roads, {one_way} one way"
@@ -1104,36 +1111,29 @@ pub(crate) mod tests {
             start("online", 3, &["dark", "independent_exploration"]),
         ];
         let (mut tried, mut roads) = (0, 0);
-        for (g, first) in games.iter().enumerate() {
-            for seed in 0..4 {
-                let mut s = first.clone();
-                let mut rng = GameRng::from_u64(seed * 13 + g as u64);
-                while !s.to_move().is_over() {
-                    if let ToMove::Seat(seat) = s.to_move() {
-                        let mut kept = Roads::default();
-                        let ends: Vec<Hex> = s.towns().map(|(h, _)| h).collect();
-                        for u in s.units.iter().filter(|u| u.owner == seat) {
-                            let far = ends
-                                .iter()
-                                .copied()
-                                .filter(|h| (2..=3).contains(&h.distance(u.hex)));
-                            for to in u.hex.neighbors().into_iter().chain(far) {
-                                let alone = can_step(&s, u, to);
-                                assert_eq!(
-                                    can_step_on(&s, u, to, &mut kept),
-                                    alone,
-                                    "game {g}, seed {seed}, unit {}, {to}",
-                                    u.id
-                                );
-                                tried += 1;
-                                roads += usize::from(alone && u.hex.distance(to) > 1);
-                            }
-                        }
+        each_position(&games, 4, 13, |g, seed, s| {
+            if let ToMove::Seat(seat) = s.to_move() {
+                let mut kept = Roads::default();
+                let ends: Vec<Hex> = s.towns().map(|(h, _)| h).collect();
+                for u in s.units.iter().filter(|u| u.owner == seat) {
+                    let far = ends
+                        .iter()
+                        .copied()
+                        .filter(|h| (2..=3).contains(&h.distance(u.hex)));
+                    for to in u.hex.neighbors().into_iter().chain(far) {
+                        let alone = can_step(s, u, to);
+                        assert_eq!(
+                            can_step_on(s, u, to, &mut kept),
+                            alone,
+                            "game {g}, seed {seed}, unit {}, {to}",
+                            u.id
+                        );
+                        tried += 1;
+                        roads += usize::from(alone && u.hex.distance(to) > 1);
                     }
-                    random_step(&mut s, &mut rng);
                 }
             }
-        }
+        });
         assert!(roads > 100, "{roads} road moves of {tried} steps tried");
     }
 }

@@ -767,7 +767,7 @@ pub fn apply_redeploy(s: &mut Viktory, unit: UnitId, ev: &mut Vec<Event>) {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::rules::movement::tests::random_step;
+    use crate::rules::movement::tests::{each_position, random_step};
     use crate::state::Stage;
     use engine::{Game, GameRng, ToMove};
 
@@ -806,47 +806,40 @@ pub(crate) mod tests {
         let mut listed = [0; 2];
         NEAR_MEMO_HITS.set(0);
         WATER_MEMO_HITS.set(0);
-        for (g, first) in games.iter().enumerate() {
-            for seed in 0..3 {
-                let mut s = first.clone();
-                let mut rng = GameRng::from_u64(seed * 5 + g as u64);
-                while !s.to_move().is_over() {
-                    let placing = matches!(
-                        s.turn.stage,
-                        Stage::Place | Stage::BuildAndPlace | Stage::SetupPlace
-                    );
-                    if placing && matches!(s.to_move(), ToMove::Seat(_)) {
-                        let seat = s.turn.active;
-                        let mut variants = vec![s.clone()];
-                        for rule in rules {
-                            let mut v = s.clone();
-                            v.rules.lost_capital = rule;
-                            let other = Seat((seat.0 + 1) % v.rules.players);
-                            for (_, t) in std::sync::Arc::make_mut(&mut v.towns) {
-                                if t.capital_of == Some(seat) {
-                                    t.owner = other;
-                                }
-                            }
-                            variants.push(v);
-                        }
-                        for (i, v) in variants.iter().enumerate() {
-                            // The game's own position keeps its caches from decision to
-                            // decision (a clone starts without them).
-                            let mut got = placements(if i == 0 { &s } else { v });
-                            got.sort();
-                            let mut want: Vec<_> = candidates(v, &mut PlaceMemo::default())
-                                .into_iter()
-                                .filter(|&(k, t, h)| check_place(v, k, t, h).is_ok())
-                                .collect();
-                            want.sort();
-                            assert_eq!(got, want, "game {g}, seed {seed}");
-                            listed[usize::from(!v.holds_capital(seat))] += got.len();
+        each_position(&games, 3, 5, |g, seed, s| {
+            let placing = matches!(
+                s.turn.stage,
+                Stage::Place | Stage::BuildAndPlace | Stage::SetupPlace
+            );
+            if placing && matches!(s.to_move(), ToMove::Seat(_)) {
+                let seat = s.turn.active;
+                let mut variants = vec![s.clone()];
+                for rule in rules {
+                    let mut v = s.clone();
+                    v.rules.lost_capital = rule;
+                    let other = Seat((seat.0 + 1) % v.rules.players);
+                    for (_, t) in std::sync::Arc::make_mut(&mut v.towns) {
+                        if t.capital_of == Some(seat) {
+                            t.owner = other;
                         }
                     }
-                    random_step(&mut s, &mut rng);
+                    variants.push(v);
+                }
+                for (i, v) in variants.iter().enumerate() {
+                    // The game's own position keeps its caches from decision to
+                    // decision (a clone starts without them).
+                    let mut got = placements(if i == 0 { s } else { v });
+                    got.sort();
+                    let mut want: Vec<_> = candidates(v, &mut PlaceMemo::default())
+                        .into_iter()
+                        .filter(|&(k, t, h)| check_place(v, k, t, h).is_ok())
+                        .collect();
+                    want.sort();
+                    assert_eq!(got, want, "game {g}, seed {seed}");
+                    listed[usize::from(!v.holds_capital(seat))] += got.len();
                 }
             }
-        }
+        });
         assert!(
             listed[0] > 1_000 && listed[1] > 1_000,
             "{listed:?} placements"
