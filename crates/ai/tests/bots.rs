@@ -968,58 +968,157 @@ fn the_evaluation_is_as_pinned() {
         "{positions} positions, {threatened} with a town threatened, {battles} with battles"
     );
     assert_eq!(
-        digest, 15_244_727_356_312_193_214,
+        digest, 726_649_117_570_523_677,
         "the evaluation's figures changed over {positions} positions: if on purpose, pin the new digest"
     );
 }
 
-/// 9.0, R-9: ending the movement phase costs the player moving nothing that an idle
-/// move would keep. Between two units' moves (none moving), the evaluation after
-/// `EndPhase` is the evaluation before it, threats or not: were the phase itself worth
-/// something (as when every threat of the player moving counted as a strike he could
-/// still make), the bots would spend their movement points going out and back rather
-/// than end it.
+/// Positions of the movement phase, the player moving to decide, no battle begun or
+/// due, ending the phase legal, and `moving` (the unit now moving, `Viktory::turn().moving`)
+/// as `keep` asks, from seeded games of greedy against itself (`preset`, 2 players, 20
+/// turns, with `options`).
+fn movement_positions(
+    preset: &str,
+    options: &serde_json::Value,
+    seeds: std::ops::Range<u64>,
+    keep: impl Fn(&Viktory, Option<&viktory::Unit>) -> bool,
+) -> Vec<Viktory> {
+    use viktory::Action;
+    use viktory::state::Stage;
+    let mut out = Vec::new();
+    for seed in seeds {
+        let game = new_game(preset, 2, options);
+        out.extend(positions_of(
+            game,
+            &mut Greedy::default(),
+            seed,
+            20_000,
+            |s, _, _| {
+                let t = s.turn();
+                t.stage == Stage::Move
+                    && t.pending_battles.is_empty()
+                    && s.battle().is_none()
+                    && keep(s, t.moving.and_then(|id| s.unit(id)))
+                    && s.legal_actions().contains(&Action::EndPhase)
+            },
+        ));
+    }
+    out
+}
+
+/// The strike-now share of the evaluation ([`Weights::threat_now`] over
+/// [`Weights::threat_gain`], R-9) in `s` for `seat`: the evaluation with it less the
+/// evaluation with both shares alike.
+fn strike_now_share(s: &Viktory, w: &ai::viktory::eval::Weights, seat: usize) -> f64 {
+    use ai::viktory::eval::{Weights, material};
+    let flat = Weights {
+        threat_now: w.threat_gain,
+        ..*w
+    };
+    material(s, w)[seat] - material(s, &flat)[seat]
+}
+
+/// 9.0, R-9: on classic, before any unit moves and once the unit moving can go no
+/// further, ending the movement phase costs the player moving nothing, threats or not:
+/// an idle move would keep nothing. Were the
+/// phase itself worth something (as when every threat of the player moving counted as a
+/// strike he could still make, however many units had moved), the bots would spend
+/// their movement points going out and back rather than end it.
 #[test]
 fn ending_the_movement_phase_costs_nothing_idle_moves_keep() {
     use ai::viktory::eval::{Weights, material};
     use viktory::Action;
-    use viktory::state::Stage;
-    let (mut checked, mut threatening) = (0, 0);
-    for seed in 0..6 {
-        let game = new_game("classic", 2, &serde_json::json!({ "max_turns": 20 }));
-        let positions = positions_of(game, &mut Greedy::default(), seed, 20_000, |s, _, _| {
-            let t = s.turn();
-            t.stage == Stage::Move
-                && t.moving.is_none()
-                && t.pending_battles.is_empty()
-                && s.battle().is_none()
-                && s.legal_actions().contains(&Action::EndPhase)
-        });
-        for s in positions {
-            let seat = s.turn().active.index();
-            // Some land unit of the player moving within two hexes of an enemy town.
-            threatening += usize::from(s.towns().any(|(hex, t)| {
-                t.owner.index() != seat
-                    && s.units().iter().any(|u| {
-                        u.owner.index() == seat && u.kind.is_land() && u.hex.distance(hex) <= 2
-                    })
-            }));
-            for w in [Weights::DEFAULT, Weights::HAND] {
-                let mut ended = s.clone();
-                ended.apply_unchecked(Action::EndPhase);
-                let (before, after) = (material(&s, &w)[seat], material(&ended, &w)[seat]);
-                assert!(
-                    (before - after).abs() < 1e-9,
-                    "turn {}: ending the phase took {before} to {after}",
-                    s.turn().number
-                );
-            }
-            checked += 1;
+    let options = serde_json::json!({ "max_turns": 20 });
+    let positions = movement_positions("classic", &options, 0..8, |_, moving| {
+        moving.is_none_or(|u| u.mp == 0)
+    });
+    let mut threatening = 0;
+    for s in &positions {
+        let seat = s.turn().active.index();
+        // Some land unit of the player moving within two hexes of an enemy town.
+        threatening += usize::from(s.towns().any(|(hex, t)| {
+            t.owner.index() != seat
+                && s.units().iter().any(|u| {
+                    u.owner.index() == seat && u.kind.is_land() && u.hex.distance(hex) <= 2
+                })
+        }));
+        for w in [Weights::DEFAULT, Weights::HAND] {
+            let mut ended = s.clone();
+            ended.apply_unchecked(Action::EndPhase);
+            let (before, after) = (material(s, &w)[seat], material(&ended, &w)[seat]);
+            assert!(
+                (before - after).abs() < 1e-9,
+                "turn {}: ending the phase took {before} to {after}",
+                s.turn().number
+            );
         }
     }
     assert!(
-        checked > 200 && threatening > 50,
-        "{checked} positions, {threatening} with a threat of the player moving"
+        positions.len() > 200 && threatening > 50,
+        "{} positions, {threatening} with a threat of the player moving",
+        positions.len()
+    );
+}
+
+/// 9.0, R-9: before any unit moves, every unit of the player moving that can get into
+/// an enemy town may strike now, and the evaluation counts it so. Under the Expansion's
+/// reordered turn (movement first) this is what a player's threats are worth at the
+/// start of his turn, where the search's tree ends; counting none there made `normal`
+/// lose to `easy` on the Expansion and online rules (docs/ai.md, "Strike now at the
+/// turn's start"). Ending the phase ends the share, and so does the first move, for
+/// every unit but the one moving.
+#[test]
+fn strike_now_counts_every_unit_free_to_strike_until_one_moves() {
+    use ai::viktory::eval::Weights;
+    use viktory::Action;
+    let options = serde_json::json!({ "max_turns": 20, "build_after_moving": true });
+    let positions = movement_positions("classic", &options, 0..4, |_, moving| moving.is_none());
+    let w = Weights::DEFAULT;
+    let (mut counted, mut first_moves) = (0, 0);
+    for s in &positions {
+        let seat = s.turn().active.index();
+        let share = strike_now_share(s, &w, seat);
+        assert!(share >= 0.0, "turn {}: a share of {share}", s.turn().number);
+        if share <= 0.0 {
+            continue;
+        }
+        counted += 1;
+        let mut ended = s.clone();
+        ended.apply_unchecked(Action::EndPhase);
+        let ended_share = strike_now_share(&ended, &w, seat);
+        assert!(
+            ended_share.abs() < 1e-9,
+            "turn {}: {ended_share} after the phase",
+            s.turn().number
+        );
+        // The first move ends every other unit's share: a unit that moves where it can
+        // go on into no enemy town leaves none, however many others still could.
+        for a in s.legal_actions() {
+            let Action::Move { unit, .. } = a else {
+                continue;
+            };
+            let mut moved = s.clone();
+            moved.apply_unchecked(a);
+            let Some(u) = moved.unit(unit) else { continue };
+            let can_go_on = moved
+                .towns()
+                .any(|(hex, t)| t.owner.index() != seat && hex.distance(u.hex) <= u32::from(u.mp));
+            if moved.turn().moving != Some(unit) || can_go_on || moved.to_move().seat().is_none() {
+                continue;
+            }
+            let after = strike_now_share(&moved, &w, seat);
+            assert!(
+                after.abs() < 1e-9,
+                "turn {}: {a:?} left a share of {after}",
+                s.turn().number
+            );
+            first_moves += 1;
+        }
+    }
+    assert!(
+        counted > 30 && first_moves > 100,
+        "{} positions at the phase's start, {counted} with a strike-now share, {first_moves} first moves",
+        positions.len()
     );
 }
 

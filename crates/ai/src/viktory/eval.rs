@@ -379,11 +379,13 @@ fn add_garrisons_and_threats(
             let worth = town_worth(t, w);
             m[o.index()] -= worth * p * w.threat;
             m[e] += worth * p * w.threat_gain;
-            // The player moving can strike now with the unit now moving (R-9), if it can
-            // go on into the town. Not with the units yet to move: counting them for as
-            // long as the phase lasted made ending it cost up to a town's worth, which
-            // idle moves kept, so the bots spent every movement point going out and back
-            // before they ended the phase.
+            // The player moving can strike now (R-9): with the unit now moving, if it can
+            // go on into the town, and at the start of a turn that begins with movement
+            // with every unit that can get there. Not with the units yet to move once one
+            // is moving: counting them for as long as the phase lasted made ending it
+            // cost up to a town's worth, which idle moves kept, so the bots spent every
+            // movement point going out and back before they ended the phase. Once one
+            // unit moves, the others' share is gone whatever it does.
             if Seat(e as u8) == active && s.turn().stage == Stage::Move {
                 let now = strike_now_odds(s, asker, hex, &forces[e], p);
                 m[e] += worth * now * (w.threat_now - w.threat_gain);
@@ -392,9 +394,19 @@ fn add_garrisons_and_threats(
     }
 }
 
-/// Rule 9.0 (R-9): the odds of the unit now moving alone, if it is one of `force` (the
-/// moving player's units within reach of the town at `hex`, `odds` their odds together)
-/// and has the movement points to go on into the town (9.11); 0 otherwise.
+/// Rule 9.0 (R-9): the odds of the units of `force` (the moving player's units within
+/// reach of the town at `hex`, `odds` their odds together) that can strike it in this
+/// movement phase, each with the movement points to go on into the town (9.11), not
+/// done and not having attacked (10.6): the unit now moving alone, if it is one of them;
+/// under the Expansion's reordered turn (movement first), before any unit has moved,
+/// every such unit of the force. 0 if none can.
+///
+/// A turn that begins with movement begins where the search's tree ends (the root
+/// player's next turn): counting no unit there, as none was moving, made `normal` lose
+/// to `easy` on the `expansion` and `online` presets (docs/ai.md, "Strike now at the
+/// turn's start"). On classic the movement phase follows building, and counting every
+/// unit at its start made greedy go out and back more (1.65 round trips a phase
+/// against 0.72), so there the unit moving alone counts, as before.
 fn strike_now_odds(
     s: &Viktory,
     asker: &mut Asker<'_, '_>,
@@ -402,23 +414,27 @@ fn strike_now_odds(
     force: &[UnitId],
     odds: f64,
 ) -> f64 {
-    let Some(u) = s.turn().moving.and_then(|id| s.unit(id)) else {
-        return 0.0;
+    let can_strike = |id: UnitId| {
+        s.unit(id).is_some_and(|u| {
+            !u.done && !u.attacked && u.mp > 0 && u.hex.distance(hex) <= u32::from(u.mp)
+        })
     };
-    let ready = force.contains(&u.id)
-        && !u.done
-        && !u.attacked
-        && u.mp > 0
-        && u.hex.distance(hex) <= u32::from(u.mp);
-    if !ready {
-        return 0.0;
+    // The whole force's odds are known; a part's are asked.
+    let mut odds_of = |strikers: &[UnitId]| {
+        if strikers.len() == force.len() {
+            odds
+        } else {
+            (asker.attack_odds(hex, strikers)).map_or(0.0, |o| o.attacker_wins)
+        }
+    };
+    match s.turn().moving {
+        Some(id) if force.contains(&id) && can_strike(id) => odds_of(&[id]),
+        None if s.rules().build_after_moving && s.turn().battle_hexes.is_empty() => {
+            let free: Vec<UnitId> = force.iter().copied().filter(|&id| can_strike(id)).collect();
+            if free.is_empty() { 0.0 } else { odds_of(&free) }
+        }
+        Some(_) | None => 0.0,
     }
-    if force.len() == 1 {
-        return odds;
-    }
-    asker
-        .attack_odds(hex, &[u.id])
-        .map_or(0.0, |o| o.attacker_wins)
 }
 
 /// Battles begun or due (`contested`), at their odds.
