@@ -239,7 +239,7 @@ impl StepPlanes {
                 }
                 if s.town_at_index(i)
                     .is_some_and(|t| movement::road_end_town(s, seat, hex, t))
-                    && s.occupancy[i] & !bit(seat) == 0
+                    && !s.enemy_units_at(hex, seat)
                 {
                     words[PORT] |= b;
                 }
