@@ -63,6 +63,7 @@ impl Greedy {
             kept.unwrap_or(Kept {
                 plan: Plan::default(),
                 steps: None,
+                history: Vec::new(),
             }),
             turn,
         )
@@ -82,6 +83,9 @@ struct Kept<G: AiGame> {
     plan: Plan,
     /// The one-ply scores of the last decision that scored every action.
     steps: Option<Steps<G>>,
+    /// The positions the seat decided in so far in the player turn
+    /// ([`AiGame::null_move_key`]): an action back to one of them is a null move.
+    history: Vec<u64>,
 }
 
 /// One decision's one-ply scores of the steps that move a piece
@@ -114,10 +118,15 @@ impl<G: AiGame> Bot<G> for Greedy {
         let (mut kept, turn) = self.take_kept::<G>(view);
         let mut total = vec![0.0; legal.len()];
         let mut used = 0;
+        let mut first = None;
         for d in 0..self.determinizations.max(1) {
             let Some(state) = G::determinize(view, rng) else {
                 continue;
             };
+            if d == 0 {
+                kept.history.extend(state.null_move_key());
+                first = Some(state.clone());
+            }
             let weights = self.weights.as_deref();
             // A piece part-way through its move carries on while that beats stopping
             // it, and nothing else needs scoring ([`carry_on`]; with several
@@ -170,12 +179,46 @@ impl<G: AiGame> Bot<G> for Greedy {
             }
             used += 1;
         }
-        self.keep(kept, turn);
-        if used == 0 {
+        let Some(first) = first.filter(|_| used > 0) else {
+            self.keep(kept, turn);
             return 0;
-        }
-        best::<G>(legal, &total)
+        };
+        let i = best_not_null(&first, legal, &mut total, &kept.history);
+        self.keep(kept, turn);
+        i
     }
+}
+
+/// [`best`] among the actions that are no null move from `state`: none leads back to a
+/// position of the player turn in `history` ([`AiGame::null_move_key`]), as MCTS never
+/// tries one. Going out and back gains nothing a player can see, and the evaluation can
+/// still prefer it: a battle the player has entered and not yet begun counts the units
+/// that could still join it (12.0), and moving another unit out and back keeps that
+/// count where beginning the battle would end it. A null move only when every action is
+/// one. `scores` are spent.
+fn best_not_null<G: AiGame>(
+    state: &G,
+    legal: &[G::Action],
+    scores: &mut [f64],
+    history: &[u64],
+) -> usize {
+    let first = best::<G>(legal, scores);
+    let mut i = first;
+    for _ in 0..legal.len() {
+        let mut after = state.clone();
+        after.apply_unchecked(legal[i].clone());
+        let null = after.to_move() == state.to_move()
+            && after.null_move_key().is_some_and(|k| history.contains(&k));
+        if !null {
+            return i;
+        }
+        scores[i] = f64::NEG_INFINITY;
+        i = best::<G>(legal, scores);
+        if scores[i] == f64::NEG_INFINITY {
+            break;
+        }
+    }
+    first
 }
 
 /// The index of the best score; ties (within 1e-9) prefer a pass, then the first.
