@@ -428,8 +428,8 @@ fn mcts_with_iterations_ignores_the_thread_count() {
 /// Issue 29: a VIKTORY player turn shares about [`ai::viktory::pace::TURN_BUDGETS`]
 /// per-decision budgets, so a turn of many decisions costs a person about the same wait
 /// as one of few. MCTS (48 iterations per decision) plays greedy for 8 game turns, in
-/// three seeded games; its iterations are summed per player turn. Without the sharing each decision with a
-/// choice spends all 48, and a turn of ten such decisions 480.
+/// three seeded games; its iterations are summed per player turn. Without the sharing
+/// each decision with a choice spends all 48, and a turn of ten such decisions 480.
 #[test]
 fn mcts_shares_a_budget_over_a_player_turn() {
     use ai::viktory::pace::TURN_BUDGETS;
@@ -1125,9 +1125,9 @@ fn strike_now_counts_every_unit_free_to_strike_until_one_moves() {
     );
 }
 
-/// Round trips revealing nothing, and movement phases, in seeded games of `preset` with `bot`
-/// against itself to `max_turns`: a unit's move (9.0, R-9) going back to a hex it left
-/// with no tile revealed since.
+/// Round trips revealing nothing, and movement phases, in seeded 2-player games of
+/// `preset`, `bot` against itself to `max_turns`: a unit's move (9.0, R-9) going back to
+/// a hex it left with no tile revealed since.
 fn round_trips(
     bot: &mut dyn Bot<Viktory>,
     preset: &str,
