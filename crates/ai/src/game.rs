@@ -177,10 +177,18 @@ pub trait AiGame: Game {
     /// The most thinking time one player turn may take in all, for a level thinking
     /// `per_decision` per decision (`None`, the default: no cap). [`crate::Mcts`] keeps
     /// the time it spent in the turn ([`crate::TurnMemory`]) and never searches past
-    /// the cap; once it is spent, a decision gets a single iteration.
+    /// the cap; once it is spent, a decision gets [`AiGame::after_cap_iterations`].
     fn turn_cap(per_decision: std::time::Duration) -> Option<std::time::Duration> {
         let _ = per_decision;
         None
+    }
+
+    /// The iterations each decision still searches once its player turn has spent its
+    /// cap ([`AiGame::turn_cap`]): a fixed amount of work, so that the turn's last
+    /// decisions are still searched and the turn runs over its cap by a bounded time
+    /// (0, the default: no iteration, the action a kept tree favours or one greedy ply).
+    fn after_cap_iterations() -> u32 {
+        0
     }
 
     /// The game's own settings for its levels' searches, from the generic `config`

@@ -109,6 +109,21 @@ impl<G: AiGame> Bot<G> for Greedy {
     }
 
     fn choose(&mut self, view: &G::View, legal: &[G::Action], rng: &mut GameRng) -> usize {
+        self.choose_after::<G>(view, legal, rng, &[])
+    }
+}
+
+impl Greedy {
+    /// [`Bot::choose`], passing over the null moves back to the positions in `history`
+    /// ([`AiGame::null_move_key`]) as well as to the ones this bot decided in: those of
+    /// a searcher that falls back on one greedy ply in the same player turn.
+    pub(crate) fn choose_after<G: AiGame>(
+        &mut self,
+        view: &G::View,
+        legal: &[G::Action],
+        rng: &mut GameRng,
+        history: &[u64],
+    ) -> usize {
         if legal.len() <= 1 {
             return 0;
         }
@@ -183,14 +198,15 @@ impl<G: AiGame> Bot<G> for Greedy {
             self.keep(kept, turn);
             return 0;
         };
-        let i = best_not_null(&first, legal, &mut total, &kept.history);
+        let seen = |k: u64| kept.history.contains(&k) || history.contains(&k);
+        let i = best_not_null(&first, legal, &mut total, seen);
         self.keep(kept, turn);
         i
     }
 }
 
 /// [`best`] among the actions that are no null move from `state`: none leads back to a
-/// position of the player turn in `history` ([`AiGame::null_move_key`]), as MCTS never
+/// position of the player turn, one `seen` ([`AiGame::null_move_key`]), as MCTS never
 /// tries one. Going out and back gains nothing a player can see, and the evaluation can
 /// still prefer it: a battle the player has entered and not yet begun counts the units
 /// that could still join it (12.0), and moving another unit out and back keeps that
@@ -200,15 +216,14 @@ fn best_not_null<G: AiGame>(
     state: &G,
     legal: &[G::Action],
     scores: &mut [f64],
-    history: &[u64],
+    seen: impl Fn(u64) -> bool,
 ) -> usize {
     let first = best::<G>(legal, scores);
     let mut i = first;
     for _ in 0..legal.len() {
         let mut after = state.clone();
         after.apply_unchecked(legal[i].clone());
-        let null = after.to_move() == state.to_move()
-            && after.null_move_key().is_some_and(|k| history.contains(&k));
+        let null = after.to_move() == state.to_move() && after.null_move_key().is_some_and(&seen);
         if !null {
             return i;
         }
@@ -557,4 +572,68 @@ fn value<G: AiGame>(state: &G, seat: Seat, weights: Option<&[f64]>) -> f64 {
         .get(seat.index())
         .copied()
         .unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use engine::{Game, NewGame};
+    use viktory::Viktory;
+
+    use super::*;
+
+    /// MCTS, when no iteration ran, falls back on one greedy ply and hands it the
+    /// positions of the player turn so far: greedy passes over an action leading back
+    /// to one of them as over a return to a position it decided in itself.
+    #[test]
+    fn greedy_passes_over_a_move_back_to_a_position_it_is_told_of() {
+        let setup = Viktory::new_setup(&NewGame {
+            preset: Some("classic".into()),
+            options: serde_json::Map::new(),
+            players: Some(2),
+        })
+        .expect("classic");
+        let mut s = Viktory::from_setup(&setup).expect("a new game");
+        let mut rng = GameRng::from_u64(3);
+        let mut checked = 0;
+        for step in 0..3_000u64 {
+            let seat = match s.to_move() {
+                ToMove::Chance => {
+                    let a = s.sample_chance(&mut rng);
+                    s.apply_unchecked(a);
+                    continue;
+                }
+                ToMove::Seat(seat) => seat,
+                ToMove::Over(_) => break,
+            };
+            let legal = s.legal_actions();
+            let view = s.view(Some(seat));
+            let mut greedy = Greedy {
+                memory: None,
+                ..Greedy::default()
+            };
+            let i =
+                greedy.choose_after::<Viktory>(&view, &legal, &mut GameRng::from_u64(step), &[]);
+            let mut after = s.clone();
+            after.apply_unchecked(legal[i]);
+            if legal.len() > 2
+                && after.to_move() == s.to_move()
+                && let Some(key) = after.null_move_key()
+            {
+                // Told that the position after its choice is one the turn was in.
+                let j = greedy.choose_after::<Viktory>(
+                    &view,
+                    &legal,
+                    &mut GameRng::from_u64(step),
+                    &[key],
+                );
+                let mut other = s.clone();
+                other.apply_unchecked(legal[j]);
+                assert_ne!(j, i, "step {step}: {:?} again", legal[i]);
+                assert_ne!(other.null_move_key(), Some(key), "step {step}");
+                checked += 1;
+            }
+            s.apply_unchecked(legal[i]);
+        }
+        assert!(checked > 50, "{checked} decisions checked");
+    }
 }

@@ -204,12 +204,17 @@ impl Mcts {
         if let Some((i, _, _)) = best {
             return (i, trees, history);
         }
-        // No tree could be built (no determinization): fall back on one greedy ply.
+        // No iteration ran (no determinization could be built, or the player turn's
+        // time is spent in a game that searches none after it,
+        // `AiGame::after_cap_iterations`) and no kept tree answers: one greedy ply, which
+        // plays no null move of the turn either (docs/ai.md, "The turn's cap and
+        // after").
         let mut greedy = greedy::Greedy {
             weights: self.weights.clone(),
+            memory: None,
             ..greedy::Greedy::default()
         };
-        let i = <greedy::Greedy as Bot<G>>::choose(&mut greedy, view, legal, rng);
+        let i = greedy.choose_after::<G>(view, legal, rng, &history);
         (i, trees, history)
     }
 
@@ -385,7 +390,13 @@ impl<G: AiGame> Bot<G> for Mcts {
             Budget::Iterations(_) => None,
         };
         if let (Some(turn), Some(cap)) = (turn, cap) {
-            cfg.budget = self.memory.cut(cfg.budget, turn, cap);
+            cfg.budget = match self.memory.cut(cfg.budget, turn, cap) {
+                // The turn's time is spent: a fixed few iterations still.
+                Budget::Time(left) if left.is_zero() && G::after_cap_iterations() > 0 => {
+                    Budget::Iterations(G::after_cap_iterations())
+                }
+                budget => budget,
+            };
         }
         let started = Instant::now();
         let (choice, trees, history) = self.decide::<G>(&cfg, view, legal, rng, start, history);

@@ -97,6 +97,11 @@ impl AiGame for Viktory {
     fn turn_cap(per_decision: std::time::Duration) -> Option<std::time::Duration> {
         Some(per_decision.mul_f64(pace::TURN_CAP_BUDGETS))
     }
+
+    /// [`pace::AFTER_CAP_ITERATIONS`].
+    fn after_cap_iterations() -> u32 {
+        pace::AFTER_CAP_ITERATIONS
+    }
 }
 
 /// [`AiGame::null_move_key`]: where every unit stands (and aboard what), every town and

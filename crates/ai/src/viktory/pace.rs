@@ -37,6 +37,15 @@ pub const TURN_BUDGETS: f64 = 4.3;
 /// decisions outnumber [`expected_choices`], such as one with several battles.
 pub const TURN_CAP_BUDGETS: f64 = 7.0;
 
+/// The iterations a decision still searches once its player turn has spent
+/// [`TURN_CAP_BUDGETS`] ([`crate::AiGame::after_cap_iterations`]). Turns under Dark fog
+/// with independent exploration ask more decisions than [`expected_choices`] counts, and
+/// with none after the cap `normal` left up to a seventh of its decisions to a kept
+/// tree's few visits or one greedy ply, and lost half its games to `easy` (docs/ai.md,
+/// "The turn's cap and after"). 48 iterations cost about 1 ms on classic, 2 ms under
+/// Dark.
+pub const AFTER_CAP_ITERATIONS: u32 = 48;
+
 /// The decisions with a choice a player turn of `seat` is expected to ask of the search:
 /// about one per unit (where it goes, or what it fights with and loses), one per town or
 /// city (what it builds, where a new unit is placed), and the phases' ends.
