@@ -183,11 +183,13 @@ pub trait AiGame: Game {
         None
     }
 
-    /// The iterations each decision still searches once its player turn has spent its
-    /// cap ([`AiGame::turn_cap`]): a fixed amount of work, so that the turn's last
-    /// decisions are still searched and the turn runs over its cap by a bounded time
-    /// (0, the default: no iteration, the action a kept tree favours or one greedy ply).
-    fn after_cap_iterations() -> u32 {
+    /// The iterations a decision from `view` still searches once its player turn has
+    /// spent its cap ([`AiGame::turn_cap`]): a fixed amount of work, so that the turn's
+    /// last decisions are still searched and the turn runs over its cap by a bounded
+    /// time (0, the default: no iteration, the action a kept tree favours or one greedy
+    /// ply).
+    fn after_cap_iterations(view: &Self::View) -> u32 {
+        let _ = view;
         0
     }
 

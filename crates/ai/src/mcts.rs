@@ -392,8 +392,8 @@ impl<G: AiGame> Bot<G> for Mcts {
         if let (Some(turn), Some(cap)) = (turn, cap) {
             cfg.budget = match self.memory.cut(cfg.budget, turn, cap) {
                 // The turn's time is spent: a fixed few iterations still.
-                Budget::Time(left) if left.is_zero() && G::after_cap_iterations() > 0 => {
-                    Budget::Iterations(G::after_cap_iterations())
+                Budget::Time(left) if left.is_zero() && G::after_cap_iterations(view) > 0 => {
+                    Budget::Iterations(G::after_cap_iterations(view))
                 }
                 budget => budget,
             };

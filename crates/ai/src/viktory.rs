@@ -98,9 +98,9 @@ impl AiGame for Viktory {
         Some(per_decision.mul_f64(pace::TURN_CAP_BUDGETS))
     }
 
-    /// [`pace::AFTER_CAP_ITERATIONS`].
-    fn after_cap_iterations() -> u32 {
-        pace::AFTER_CAP_ITERATIONS
+    /// [`pace::after_cap_iterations`].
+    fn after_cap_iterations(view: &View) -> u32 {
+        pace::after_cap_iterations(view)
     }
 }
 

@@ -578,13 +578,14 @@ fn views_tell_the_player_turn() {
 }
 
 /// Issue 29: a player turn that has thought for its whole cap (`AiGame::turn_cap`)
-/// searches each decision after it for a fixed few iterations
-/// (`AiGame::after_cap_iterations`), not for time. With none, `normal` left up to a
-/// seventh of its decisions under Dark to a kept tree's few visits or one greedy ply,
-/// and lost to `easy`. The clock is the seat's, shared with the bot; a turn not yet
-/// counted gets its share of the time.
+/// searches each decision after it for a fixed few iterations where the view hides
+/// something to sample (`AiGame::after_cap_iterations`: Dark), and none where it hides
+/// nothing (the action a kept tree favours, or one greedy ply). With none under Dark,
+/// `normal` left a seventh of its decisions to a kept tree's few visits or one greedy
+/// ply on one sample, and lost to `easy`. The clock is the seat's, shared with the bot;
+/// a turn not yet counted gets its share of the time.
 #[test]
-fn a_turn_that_spent_its_cap_searches_a_fixed_few_iterations() {
+fn a_turn_that_spent_its_cap_searches_a_fixed_few_iterations_under_dark() {
     use std::time::Duration;
     let per_decision = Duration::from_millis(250);
     let cap = <Viktory as AiGame>::turn_cap(per_decision).expect("VIKTORY caps a turn");
@@ -593,43 +594,47 @@ fn a_turn_that_spent_its_cap_searches_a_fixed_few_iterations() {
         per_decision.mul_f64(ai::viktory::pace::TURN_CAP_BUDGETS)
     );
     assert!(cap <= Duration::from_secs(2), "normal: at most 2 s a turn");
-    let state = some_positions(4)
-        .into_iter()
-        .find(|s| matches!(s.to_move(), ToMove::Seat(_)))
-        .expect("a decision");
-    let ToMove::Seat(seat) = state.to_move() else {
-        unreachable!("found above")
-    };
-    let view = state.view(Some(seat));
-    let legal = state.legal_actions();
-    let turn = ai::viktory::turn_marker(&state);
-    let clock = ai::TurnMemory::new();
-    clock.add(turn, cap);
-    let mut mcts = Mcts::new(MctsConfig {
-        budget: Budget::Time(per_decision),
-        trees: 1,
-        threads: 1,
-        ..MctsConfig::default()
-    });
-    mcts.memory = clock.clone();
-    let i = Bot::<Viktory>::choose(&mut mcts, &view, &legal, &mut GameRng::from_u64(1));
-    assert!(i < legal.len());
-    let stats = mcts
-        .last
-        .expect("a decision with a choice is searched or capped");
-    assert!(
-        stats.iterations > 0
-            && stats.iterations == u64::from(ai::viktory::pace::AFTER_CAP_ITERATIONS),
-        "the turn's cap is spent: {} iterations",
-        stats.iterations
+    let dark = new_game(
+        "online",
+        2,
+        &serde_json::json!({ "dark": true, "independent_exploration": true, "max_turns": 5 }),
     );
-    assert!(clock.spent_in(turn) >= cap, "the decision is counted too");
-    // The same decision in a turn not yet counted gets its share of the budget.
-    let fresh = ai::TurnMemory::new();
-    let Budget::Time(left) = fresh.cut(Budget::Time(per_decision), turn, cap) else {
-        unreachable!("a time budget stays one")
-    };
-    assert_eq!(left, per_decision);
+    let dark = positions_of(dark, &mut Greedy::default(), 4, 3_000, |_, step, legal| {
+        step % 8 == 0 && legal > 2
+    });
+    let after_cap = u64::from(ai::viktory::pace::AFTER_CAP_ITERATIONS);
+    assert!(after_cap > 0);
+    for (state, iterations) in [(&some_positions(4)[..], 0), (&dark[..], after_cap)]
+        .map(|(states, it)| (states.iter().find(|s| s.to_move().seat().is_some()), it))
+    {
+        let state = state.expect("a decision");
+        let seat = state.to_move().seat().expect("found above");
+        let view = state.view(Some(seat));
+        let legal = state.legal_actions();
+        let turn = ai::viktory::turn_marker(state);
+        let clock = ai::TurnMemory::new();
+        clock.add(turn, cap);
+        let mut mcts = Mcts::new(MctsConfig {
+            budget: Budget::Time(per_decision),
+            trees: 1,
+            threads: 1,
+            ..MctsConfig::default()
+        });
+        mcts.memory = clock.clone();
+        let i = Bot::<Viktory>::choose(&mut mcts, &view, &legal, &mut GameRng::from_u64(1));
+        assert!(i < legal.len());
+        let stats = mcts
+            .last
+            .expect("a decision with a choice is searched or capped");
+        assert_eq!(stats.iterations, iterations, "the turn's cap is spent");
+        assert!(clock.spent_in(turn) >= cap, "the decision is counted too");
+        // The same decision in a turn not yet counted gets its share of the budget.
+        let fresh = ai::TurnMemory::new();
+        let Budget::Time(left) = fresh.cut(Budget::Time(per_decision), turn, cap) else {
+            unreachable!("a time budget stays one")
+        };
+        assert_eq!(left, per_decision);
+    }
 }
 
 /// Positions of a short greedy game, every eighth step.

@@ -37,14 +37,28 @@ pub const TURN_BUDGETS: f64 = 4.3;
 /// decisions outnumber [`expected_choices`], such as one with several battles.
 pub const TURN_CAP_BUDGETS: f64 = 7.0;
 
-/// The iterations a decision still searches once its player turn has spent
-/// [`TURN_CAP_BUDGETS`] ([`crate::AiGame::after_cap_iterations`]). Turns under Dark fog
-/// with independent exploration ask more decisions than [`expected_choices`] counts, and
-/// with none after the cap `normal` left up to a seventh of its decisions to a kept
-/// tree's few visits or one greedy ply, and lost half its games to `easy` (docs/ai.md,
-/// "The turn's cap and after"). 48 iterations cost about 1 ms on classic, 2 ms under
-/// Dark.
+/// The iterations a decision from a view that hides something (Dark) still searches
+/// once its player turn has spent [`TURN_CAP_BUDGETS`] ([`after_cap_iterations`]).
+/// Turns under Dark fog with independent exploration ask more decisions than
+/// [`expected_choices`] counts, and with none after the cap `normal` left a seventh of
+/// its decisions to a kept tree's few visits or one greedy ply on one sample of what it
+/// cannot see, and lost half its games to `easy` (docs/ai.md, "The turn's cap and
+/// after"). 48 iterations are about 5 ms at the benchmark's 2-player classic position;
+/// under Dark the longest turn of 40 games ran 0.21 s over `normal`'s cap.
 pub const AFTER_CAP_ITERATIONS: u32 = 48;
+
+/// [`crate::AiGame::after_cap_iterations`] for VIKTORY II: [`AFTER_CAP_ITERATIONS`] where
+/// the view hides units or towns to sample, none where it hides nothing. There one
+/// greedy ply plans each unit's whole move on the position itself: `hard` among three
+/// `easy` won 2 of 16 four-player games searching 48 iterations after its cap, 7 of 16
+/// without (too few games to tell alone; docs/ai.md).
+pub fn after_cap_iterations(view: &View) -> u32 {
+    if crate::viktory::determinize::is_fixed(view) {
+        0
+    } else {
+        AFTER_CAP_ITERATIONS
+    }
+}
 
 /// The decisions with a choice a player turn of `seat` is expected to ask of the search:
 /// about one per unit (where it goes, or what it fights with and loses), one per town or
