@@ -390,10 +390,11 @@ impl<G: AiGame> Bot<G> for Mcts {
             Budget::Iterations(_) => None,
         };
         if let (Some(turn), Some(cap)) = (turn, cap) {
+            let after_cap = G::after_cap_iterations(view);
             cfg.budget = match self.memory.cut(cfg.budget, turn, cap) {
                 // The turn's time is spent: a fixed few iterations still.
-                Budget::Time(left) if left.is_zero() && G::after_cap_iterations(view) > 0 => {
-                    Budget::Iterations(G::after_cap_iterations(view))
+                Budget::Time(left) if left.is_zero() && after_cap > 0 => {
+                    Budget::Iterations(after_cap)
                 }
                 budget => budget,
             };

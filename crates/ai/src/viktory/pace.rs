@@ -43,8 +43,9 @@ pub const TURN_CAP_BUDGETS: f64 = 7.0;
 /// [`expected_choices`] counts, and with none after the cap `normal` left a seventh of
 /// its decisions to a kept tree's few visits or one greedy ply on one sample of what it
 /// cannot see (docs/ai.md, "The turn's cap and after": 4 of 8 games against `easy`
-/// where it won 8 with this; 59 against 62 of 80 over two seeds). 48 iterations are about 5 ms at the benchmark's 2-player classic position;
-/// under Dark the longest turn of 40 games ran 0.21 s over `normal`'s cap.
+/// where it won 8 with this; 59 against 62 of 80 over two seeds). 48 iterations are
+/// about 5 ms at the benchmark's 2-player classic position; under Dark the longest turn
+/// of 40 games ran 0.21 s over `normal`'s cap.
 pub const AFTER_CAP_ITERATIONS: u32 = 48;
 
 /// [`crate::AiGame::after_cap_iterations`] for VIKTORY II: [`AFTER_CAP_ITERATIONS`] where
